@@ -1,0 +1,42 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '@app/config';
+import { dataSourceOptions } from '@app/database';
+import { AccountsModule } from './accounts/accounts.module';
+import { ApiIndexController } from './api-index/api-index.controller';
+import { AuthModule } from './auth/auth.module';
+import { CommonModule } from './common/common.module';
+import { ProblemDetailsFilter } from './common/problem-details.filter';
+import { ConfigModule } from './config/config.module';
+import { HealthModule } from './health/health.module';
+import { LOGGER, type AppLogger } from './observability/logger';
+import { OpenApiDocumentHolder } from './openapi/openapi-document';
+import { SchemaController } from './openapi/schema.controller';
+
+/** Resource modules of API v1; each feature adds its module here. */
+export const FEATURE_MODULES = [AccountsModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, logger: AppLogger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
+        CommonModule,
+        HealthModule,
+        AuthModule,
+        ...FEATURE_MODULES,
+      ],
+      controllers: [ApiIndexController, SchemaController],
+      providers: [
+        OpenApiDocumentHolder,
+        { provide: LOGGER, useValue: logger },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+      ],
+      exports: [LOGGER],
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+export interface CredentialRecord {
+  id: string;
+  clientId: string;
+  secretHash: string;
+  scopes: string[];
+  revoked: boolean;
+  /** Active customer accounts on the allow-list, in a stable order. */
+  accountIds: string[];
+}
+
+interface CredentialRow {
+  id: string;
+  client_id: string;
+  secret_hash: string;
+  scopes: string[];
+  revoked: boolean;
+  account_ids: string[];
+}
+
+/**
+ * Reads a credential with its usable allow-list in one round trip. Called on every request, so a
+ * revoked credential or a changed allow-list takes effect on the very next call.
+ */
+@Injectable()
+export class CredentialLookupService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async findByClientId(clientId: string): Promise<CredentialRecord | null> {
+    const rows: CredentialRow[] = await this.dataSource.query(
+      `SELECT c.id, c.client_id, c.secret_hash, c.scopes, c.revoked_at IS NOT NULL AS revoked,
+              COALESCE(array_agg(a.id ORDER BY a.id) FILTER (WHERE a.id IS NOT NULL), '{}') AS account_ids
+         FROM api_credentials c
+         LEFT JOIN api_credential_accounts ca ON ca.credential_id = c.id
+         LEFT JOIN accounts a ON a.id = ca.account_id AND a.status = 'active' AND a.kind = 'customer'
+        WHERE c.client_id = $1
+        GROUP BY c.id`,
+      [clientId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      clientId: row.client_id,
+      secretHash: row.secret_hash,
+      scopes: row.scopes,
+      revoked: row.revoked,
+      accountIds: row.account_ids,
+    };
+  }
+
+  /** Best effort, off the request path: "last used" is informational. */
+  touch(credentialId: string): void {
+    void this.dataSource
+      .query(
+        `UPDATE api_credentials SET last_used_at = now()
+          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [credentialId],
+      )
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,16 @@
+import { ApiError } from '../common/api-error';
+
+/** Token-endpoint errors keep the RFC 6749 §5.2 body (`error`, `error_description`), not problem details. */
+export class OAuthError extends ApiError {
+  constructor(status: number, readonly oauthCode: string, description: string) {
+    super(status, oauthCode, oauthCode, description, undefined, {
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+      ...(status === 401 ? { 'WWW-Authenticate': 'Basic realm="coldchain-public-api"' } : {}),
+    });
+  }
+
+  toBody(): { error: string; error_description: string } {
+    return { error: this.oauthCode, error_description: this.detail ?? this.title };
+  }
+}

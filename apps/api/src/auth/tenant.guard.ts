@@ -1,0 +1,50 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError } from '../common/api-error';
+import { PUBLIC_ROUTE, TENANT_FREE } from './auth.decorators';
+import type { AuthenticatedRequest } from './principal';
+
+export const ACCOUNT_HEADER = 'x-service-account-id';
+
+export const accountNotAllowed = (): ApiError =>
+  new ApiError(
+    403,
+    'account_not_allowed',
+    'Account not allowed',
+    'X-Service-Account-ID names an account that is not an active account on this credential’s allow-list.',
+  );
+
+/**
+ * Third global guard: selects the tenant. One usable account is implied; several need
+ * X-Service-Account-ID; a named account must be an active customer account on the allow-list.
+ */
+@Injectable()
+export class TenantGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const principal = request.principal;
+    if (!principal) return false;
+    const header = request.header(ACCOUNT_HEADER)?.trim();
+    if (header) {
+      if (!principal.accountIds.includes(header.toLowerCase())) throw accountNotAllowed();
+      request.accountId = header.toLowerCase();
+      return true;
+    }
+    if (this.reflector.getAllAndOverride<boolean>(TENANT_FREE, targets)) return true;
+    if (principal.accountIds.length === 1) {
+      request.accountId = principal.accountIds[0];
+      return true;
+    }
+    if (principal.accountIds.length === 0) throw accountNotAllowed();
+    throw new ApiError(
+      400,
+      'account_selection_required',
+      'Account selection required',
+      'This credential is assigned to several accounts: send X-Service-Account-ID to select one.',
+    );
+  }
+}

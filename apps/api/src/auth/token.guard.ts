@@ -1,0 +1,31 @@
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { ApiError, InvalidTokenError } from '../common/api-error';
+import { PUBLIC_ROUTE } from './auth.decorators';
+import type { Principal } from './principal';
+
+/** First global guard: every non-public route needs a valid bearer token of a live credential. */
+@Injectable()
+export class TokenGuard extends AuthGuard('jwt') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override canActivate(context: ExecutionContext): ReturnType<ReturnType<typeof AuthGuard>['prototype']['canActivate']> {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
+    if (isPublic) return true;
+    return super.canActivate(context);
+  }
+
+  override handleRequest<T = Principal>(error: unknown, principal: T, info: unknown): T {
+    if (error instanceof ApiError) throw error;
+    if (error || !principal) {
+      const message = info instanceof Error ? info.message : undefined;
+      if (message === 'jwt expired') throw new InvalidTokenError('The access token has expired.');
+      if (message === 'No auth token') throw new InvalidTokenError('An access token is required (Authorization: Bearer <token>).');
+      throw new InvalidTokenError();
+    }
+    return principal;
+  }
+}

@@ -1,0 +1,58 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { AppConfig } from '@app/config';
+import { createDataSource, runMigrationsLocked } from '@app/database';
+import { AppModule } from './app.module';
+import { API_PREFIX } from './common/public-api-controller';
+import { createValidationPipe } from './common/validation';
+import { createLogger, PinoNestLogger, type AppLogger } from './observability/logger';
+import { Metrics } from './observability/metrics';
+import { requestId, requestLogger } from './observability/request-logging';
+import { buildOpenApiDocument, OpenApiDocumentHolder } from './openapi/openapi-document';
+
+export const BODY_LIMIT = '1mb';
+
+/** Applies pending migrations under the advisory lock, on a short-lived connection. */
+export async function migrate(config: AppConfig): Promise<string[]> {
+  const dataSource = createDataSource(config.databaseUrl, 2);
+  await dataSource.initialize();
+  try {
+    return await runMigrationsLocked(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Builds the fully configured api application (used by main.ts and by the end-to-end tests). */
+export async function createApiApp(config: AppConfig, logger: AppLogger = createLogger(config.logLevel, 'api')): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
+  app.use(requestId());
+  app.use(requestLogger(logger));
+  app.use(app.get(Metrics).middleware());
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+
+  // Swagger's routes must be registered before init() adds the not-found handler.
+  const document = buildOpenApiDocument(app, config);
+  app.get(OpenApiDocumentHolder).document = document;
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+    customSiteTitle: 'Cold Chain Telemetry Public API v1',
+    swaggerOptions: {
+      persistAuthorization: true,
+      displayRequestDuration: true,
+      oauth2RedirectUrl: `${config.publicBaseUrl}/${API_PREFIX}/docs/oauth2-redirect.html`,
+    },
+    raw: false,
+  });
+  await app.init();
+  return app;
+}

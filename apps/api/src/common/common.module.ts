@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { ThrottlerStorageService } from '@nestjs/throttler';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { Paginator } from './paginator';
+
+/** Paging and idempotency: used by every resource module. */
+@Global()
+@Module({
+  providers: [Paginator, IdempotencyStore, IdempotencyInterceptor, ThrottlerStorageService],
+  exports: [Paginator, IdempotencyStore, IdempotencyInterceptor, ThrottlerStorageService],
+})
+export class CommonModule {}

@@ -1,0 +1,32 @@
+/**
+ * Every stable `code` a problem-details body can carry, with its status and meaning. The OpenAPI
+ * description publishes this table; add a row when a feature adds a refusal.
+ */
+export const ERROR_CODES: Record<string, { status: number; description: string }> = {
+  invalid_token: { status: 401, description: 'No token, bad signature, expired token or revoked credential.' },
+  insufficient_scope: { status: 403, description: 'The token lacks a scope the operation requires.' },
+  route_not_authorized: { status: 403, description: 'The route declares no scope and is refused by default.' },
+  account_selection_required: {
+    status: 400,
+    description: 'The credential has several accounts and the request has no X-Service-Account-ID.',
+  },
+  account_not_allowed: {
+    status: 403,
+    description: 'X-Service-Account-ID names an account not on the allow-list, or not an active customer account.',
+  },
+  not_found: { status: 404, description: 'The resource does not exist or belongs to another tenant.' },
+  method_not_allowed: { status: 405, description: 'The path exists but not with this method.' },
+  validation_failed: { status: 400, description: 'Malformed body, bad value or unknown field; see `errors`.' },
+  invalid_cursor: { status: 400, description: 'The paging cursor is malformed, tampered with or from another list.' },
+  idempotency_key_required: { status: 400, description: 'A record-creating POST was sent without Idempotency-Key.' },
+  idempotency_key_invalid: { status: 400, description: 'Idempotency-Key is not 8 to 128 visible ASCII characters.' },
+  idempotency_key_reused: { status: 422, description: 'The Idempotency-Key was already used for a different request.' },
+  idempotency_request_in_progress: {
+    status: 409,
+    description: 'The first request with this Idempotency-Key is still running; retry later.',
+  },
+  payload_too_large: { status: 413, description: 'The request body is larger than 1 MiB.' },
+  unsupported_media_type: { status: 415, description: 'The request body is not JSON (or form-encoded for the token).' },
+  rate_limited: { status: 429, description: 'Too many requests; wait for Retry-After seconds.' },
+  internal_error: { status: 500, description: 'Unexpected failure; the error id is in the service logs.' },
+};

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG } from '../config/config.module';
+import { CursorCodec, DEFAULT_PAGE_SIZE, type Page, type PageQueryDto } from './paging';
+
+export interface PageRequest {
+  limit: number;
+  /** Keyset position after which the page starts; null for the first page. */
+  after: unknown[] | null;
+}
+
+/** The list's identity for cursor binding: path plus every filter except the paging parameters. */
+function listScope(request: Request): string {
+  const params = new URLSearchParams();
+  const entries = Object.entries(request.query)
+    .filter(([name]) => name !== 'cursor' && name !== 'limit')
+    .sort(([a], [b]) => a.localeCompare(b));
+  for (const [name, value] of entries) params.append(name, String(value));
+  return `${request.path.replace(/\/+$/, '')}?${params.toString()}`;
+}
+
+/** Keyset paging for every list: reads `limit`/`cursor`, builds `{data, links.next}` with absolute URLs. */
+@Injectable()
+export class Paginator {
+  private readonly codec: CursorCodec;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.codec = new CursorCodec(config.cursorKey);
+  }
+
+  start(request: Request, query: PageQueryDto, defaultLimit = DEFAULT_PAGE_SIZE): PageRequest {
+    return {
+      limit: query.limit ?? defaultLimit,
+      after: query.cursor ? this.codec.decode(listScope(request), query.cursor) : null,
+    };
+  }
+
+  /** `rows` holds up to `limit + 1` records; the extra one only proves there is a next page. */
+  finish<Row, Out>(request: Request, page: PageRequest, rows: Row[], position: (row: Row) => unknown[], present: (row: Row) => Out): Page<Out> {
+    const hasMore = rows.length > page.limit;
+    const visible = hasMore ? rows.slice(0, page.limit) : rows;
+    let next: string | null = null;
+    if (hasMore) {
+      const url = new URL(`${this.config.publicBaseUrl}${request.path}`);
+      for (const [name, value] of Object.entries(request.query)) {
+        if (name !== 'cursor' && typeof value === 'string') url.searchParams.set(name, value);
+      }
+      url.searchParams.set('cursor', this.codec.encode(listScope(request), position(visible[visible.length - 1])));
+      next = url.toString();
+    }
+    return { data: visible.map(present), links: { next } };
+  }
+}

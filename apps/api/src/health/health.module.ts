@@ -1,0 +1,23 @@
+import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Metrics } from '../observability/metrics';
+import { HealthController } from './health.controller';
+import { ReadinessRegistry } from './readiness';
+
+@Global()
+@Module({
+  controllers: [HealthController],
+  providers: [ReadinessRegistry, { provide: Metrics, useFactory: () => new Metrics('api') }],
+  exports: [ReadinessRegistry, Metrics],
+})
+export class HealthModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register({ name: 'database', check: async () => void (await this.dataSource.query('SELECT 1')) });
+  }
+}

@@ -1,0 +1,97 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { AppConfig } from '@app/config';
+import { ALL_SCOPES } from '@app/domain';
+import { OAUTH2_SCHEME } from '../auth/auth.decorators';
+import { ERROR_CODES } from '../common/error-codes';
+import { FieldErrorDto, ProblemDetailsDto } from '../common/openapi-responses';
+import { API_PREFIX } from '../common/public-api-controller';
+
+/** Filled once at boot, then served by the schema endpoint and Swagger UI. */
+export class OpenApiDocumentHolder {
+  document: OpenAPIObject | null = null;
+}
+
+const DESCRIPTION = `
+The stable, versioned public contract of the cold chain telemetry platform: accounts, catalogue
+records, devices and telemetry, shipments, alarms, reports and customer users — tenant-scoped.
+
+## Authentication
+OAuth 2.0 client credentials: \`POST /${API_PREFIX}/oauth/token/\` with HTTP Basic (or
+\`client_id\`/\`client_secret\` in the form body) and \`grant_type=client_credentials\` returns a JWT
+valid for at most one hour; send it as \`Authorization: Bearer <token>\`. There is no refresh token.
+Keep the client secret in a backend vault — never in a browser or mobile app.
+Every call is checked against the token's scopes (all scopes listed on an operation are required),
+the credential's account allow-list and tenant ownership of the addressed record.
+
+## Account selection
+A credential assigned to several active accounts must send \`X-Service-Account-ID\` on tenant-scoped
+operations; with a single account it is implied. A record of another tenant answers 404, exactly like
+a record that does not exist.
+
+## Errors
+Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`:
+
+| code | status | meaning |
+|---|---|---|
+${Object.entries(ERROR_CODES)
+  .map(([code, { status, description }]) => `| \`${code}\` | ${status} | ${description} |`)
+  .join('\n')}
+
+Feature-specific conflict codes are listed on their operations. Retry only on 429 and 5xx, with
+exponential backoff and jitter, honouring \`Retry-After\`. Every response carries \`X-Request-ID\`.
+
+## Paging
+Lists return \`{"data": [...], "links": {"next": <absolute URL or null>}}\`. \`limit\` defaults to 50
+(maximum 200); follow \`links.next\` — cursors are opaque, bound to the list and its filters, and
+stable under concurrent inserts (keyset paging).
+
+## Idempotency
+Every record-creating POST requires \`Idempotency-Key\` (8–128 visible ASCII characters). Keys are
+scoped to the credential and account and kept 24 hours. A repeat of the same request returns the
+stored status and body with \`Idempotent-Replayed: true\`; the same key with a different request is
+422 \`idempotency_key_reused\`; while the first request runs, 409 \`idempotency_request_in_progress\`.
+
+## Rate limits
+Per credential: by default 1200 requests per minute (per API replica); the token endpoint: 60 per
+minute per client IP. Responses carry \`RateLimit-Policy\` and \`RateLimit\` (IETF draft); a 429
+carries \`Retry-After\` (seconds).
+
+## Webhooks
+Webhooks are not part of API v1: registration happens in the web panel. Poll the API, or see the
+signed webhook contract (\`X-Service-Signature: v1=<hex HMAC-SHA256 of "{timestamp}.{raw body}">\`).
+
+## Conventions
+Paths end with \`/\` (the same path without it is also accepted). Bodies are JSON with snake_case
+fields; timestamps are ISO 8601 UTC. Identifiers are UUIDs except shipments (integers). PUT and PATCH
+accept an explicit allow-list of writable fields and reject unknown ones; PATCH changes only the
+fields sent.
+`.trim();
+
+export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('Cold Chain Telemetry Public API')
+    .setDescription(DESCRIPTION)
+    .setVersion('1.0.0')
+    .addServer(config.publicBaseUrl)
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        description: 'OAuth 2.0 client credentials; the token is a JWT sent as a Bearer token.',
+        flows: {
+          clientCredentials: {
+            tokenUrl: `${config.publicBaseUrl}/${API_PREFIX}/oauth/token/`,
+            scopes: Object.fromEntries(ALL_SCOPES.map((s) => [s, s])),
+          },
+        },
+      },
+      OAUTH2_SCHEME,
+    )
+    .build();
+  const document = SwaggerModule.createDocument(app, builder, { extraModels: [ProblemDetailsDto, FieldErrorDto] });
+  // The contract's paths all end with a slash (spec §Conventions).
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [path.endsWith('/') ? path : `${path}/`, item]),
+  );
+  return document;
+}

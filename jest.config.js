@@ -1,0 +1,34 @@
+/**
+ * NestJS 12 ships as ES modules, so jest runs in its ESM mode (node --experimental-vm-modules) and
+ * ts-jest emits ES modules (tsconfig.jest.json). Production builds stay CommonJS and rely on
+ * Node's require(esm). Two projects: unit specs next to the code, end-to-end suites that boot the
+ * real apps against real PostgreSQL and RabbitMQ.
+ */
+const moduleNameMapper = {
+  '^@app/(config|database|events|webhooks|domain)(|/.*)$': '<rootDir>/libs/$1/src$2',
+};
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', useESM: true, diagnostics: false }],
+};
+const common = {
+  rootDir: __dirname,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform,
+  moduleNameMapper,
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+
+/** Development-only secrets: usable on a laptop, refused when NODE_ENV=production. */
+const DEV_SIGNING_KEY = 'dev-only-signing-key-change-me-0123456789abcdef';
+const DEV_SECRETS_KEY = 'dev-only-secrets-key-change-me-0123456789abcdef';
+
+export const EMBEDDED_DATABASE_PORT = 54329;
+export const EMBEDDED_DATABASE_URL = `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/coldchain`;
+
+export interface SigningKey {
+  kid: string;
+  secret: string;
+}
+
+export interface AppConfig {
+  nodeEnv: string;
+  port: number;
+  dispatcherPort: number;
+  databaseUrl: string;
+  amqpUrl: string;
+  /** Prefix for exchange and queue names, so that several deployments or test runs can share a broker. */
+  amqpPrefix: string;
+  publicBaseUrl: string;
+  /** First key signs; all keys verify (rotation). */
+  jwtSigningKeys: SigningKey[];
+  jwtIssuer: string;
+  jwtAudience: string;
+  tokenLifetimeSeconds: number;
+  secretsKey: Buffer;
+  cursorKey: Buffer;
+  telemetryMaxRangeDays: number;
+  webhookRetryScheduleSeconds: number[];
+  webhookAllowPrivateTargets: boolean;
+  smtpUrl: string | undefined;
+  rateLimitPerMinute: number;
+  tokenRateLimitPerMinute: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  return raw === '1' || raw === 'true' || raw === 'yes';
+}
+
+function parseSigningKeys(raw: string): SigningKey[] {
+  return raw.split(',').map((entry, index) => {
+    const separator = entry.indexOf(':');
+    const kid = separator > 0 ? entry.slice(0, separator).trim() : `k${index + 1}`;
+    const secret = separator > 0 ? entry.slice(separator + 1).trim() : entry.trim();
+    if (secret.length < 32) throw new ConfigError('JWT_SIGNING_KEYS: every key must have at least 32 characters');
+    return { kid, secret };
+  });
+}
+
+function parseRetrySchedule(raw: string | undefined): number[] {
+  if (!raw) return [10, 60, 300, 1800, 7200, 21600];
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.length !== 6 || values.some((v) => !Number.isFinite(v) || v < 0)) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE must be six non-negative numbers of seconds, comma separated');
+  }
+  return values;
+}
+
+/**
+ * Reads and validates the environment once at boot. In production every secret must be set
+ * explicitly; elsewhere development defaults keep `npm start` a one-command affair.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+  const missing: string[] = [];
+  if (production) {
+    for (const name of ['DATABASE_URL', 'JWT_SIGNING_KEYS', 'SECRETS_KEY', 'PUBLIC_BASE_URL']) {
+      if (!env[name]) missing.push(name);
+    }
+    if (missing.length > 0) {
+      throw new ConfigError(`NODE_ENV=production requires these settings: ${missing.join(', ')}`);
+    }
+  }
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const secretsKeyText = env.SECRETS_KEY ?? DEV_SECRETS_KEY;
+  if (secretsKeyText.length < 32) throw new ConfigError('SECRETS_KEY must have at least 32 characters');
+  const jwtSigningKeys = parseSigningKeys(env.JWT_SIGNING_KEYS ?? `dev:${DEV_SIGNING_KEY}`);
+  const secretsKey = createHash('sha256').update(`secrets:${secretsKeyText}`).digest();
+  return {
+    nodeEnv,
+    port,
+    dispatcherPort: integer(env, 'DISPATCHER_PORT', 3001, 0, 65535),
+    databaseUrl: env.DATABASE_URL || EMBEDDED_DATABASE_URL,
+    amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+    amqpPrefix: env.AMQP_PREFIX || 'coldchain',
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    jwtSigningKeys,
+    jwtIssuer: env.JWT_ISSUER || 'coldchain-public-api',
+    jwtAudience: env.JWT_AUDIENCE || 'coldchain-public-api-v1',
+    tokenLifetimeSeconds: integer(env, 'TOKEN_LIFETIME_SECONDS', 3600, 60, 3600),
+    secretsKey,
+    cursorKey: createHash('sha256').update(`cursor:${jwtSigningKeys[0].secret}`).digest(),
+    telemetryMaxRangeDays: integer(env, 'TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
+    webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    smtpUrl: env.SMTP_URL || undefined,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
+  };
+}

@@ -1,0 +1,3 @@
+export * from './entities';
+export * from './migrations';
+export * from './data-source';
