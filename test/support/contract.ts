@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -33,20 +32,20 @@ const isRecord = (value: unknown): value is JsonObject =>
 /**
  * Validates the document against the official OpenAPI schemas.
  * @seriousme/openapi-schema-validator is ESM-only and Jest's CommonJS runtime cannot load it
- * (not even through createRequire), so it runs in a plain Node child process.
+ * (not even through createRequire), so it runs in a plain Node child process, resolved from the
+ * project root (jest's working directory).
  */
 export async function assertValidOpenApiDocument(doc: object): Promise<void> {
-  const entry = pathToFileURL(require.resolve('@seriousme/openapi-schema-validator')).href;
   const script = `
     import { readFileSync } from 'node:fs';
-    import { Validator } from ${JSON.stringify(entry)};
+    import { Validator } from '@seriousme/openapi-schema-validator';
     const result = await new Validator().validate(JSON.parse(readFileSync(0, 'utf8')));
     process.stdout.write(JSON.stringify(result));`;
   const output = await new Promise<string>((resolve, reject) => {
     const child = execFile(
       process.execPath,
       ['--input-type=module', '-e', script],
-      { maxBuffer: 64 * 1024 * 1024 },
+      { maxBuffer: 64 * 1024 * 1024, cwd: process.cwd() },
       (error, stdout, stderr) =>
         error ? reject(new Error(`OpenAPI validator process failed: ${stderr || error.message}`)) : resolve(stdout),
     );

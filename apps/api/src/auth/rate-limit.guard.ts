@@ -1,57 +1,77 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { Response } from 'express';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '@app/config';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AuthenticatedRequest } from './principal';
 
-const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = 60;
 export const TOKEN_ENDPOINT_LIMIT = 'rate-limit:token-endpoint';
 
+interface Policy {
+  name: string;
+  limit: number;
+  limiter: RateLimiterMemory;
+}
+
 /**
- * Fixed-window limits: per credential on API calls, per client IP on the token endpoint. Runs
- * after the token guard so it knows the credential. Counters live in this process (see README for
- * several replicas). Headers follow the IETF RateLimit header fields draft.
+ * Fixed-window limits (rate-limiter-flexible): per credential on API calls, per client IP on the
+ * token endpoint. Runs after the token guard so it knows the credential. Counters live in this
+ * process (see README for several replicas). Headers follow the IETF RateLimit header fields draft.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
+  private readonly perCredential: Policy;
+  private readonly tokenPerIp: Policy;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly storage: ThrottlerStorageService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const policy = (name: string, limit: number): Policy => ({
+      name,
+      limit,
+      limiter: new RateLimiterMemory({ keyPrefix: name, points: limit, duration: WINDOW_SECONDS }),
+    });
+    this.perCredential = policy('per-credential', config.rateLimitPerMinute);
+    this.tokenPerIp = policy('token-per-ip', config.tokenRateLimitPerMinute);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const response = context.switchToHttp().getResponse<Response>();
-    let policy: string;
+    const isTokenEndpoint = this.reflector.getAllAndOverride<boolean>(TOKEN_ENDPOINT_LIMIT, [context.getHandler(), context.getClass()]);
+    let policy: Policy;
     let key: string;
-    let limit: number;
-    if (this.reflector.getAllAndOverride<boolean>(TOKEN_ENDPOINT_LIMIT, targets)) {
-      policy = 'token-per-ip';
-      key = `ip:${request.ip ?? 'unknown'}`;
-      limit = this.config.tokenRateLimitPerMinute;
+    if (isTokenEndpoint) {
+      policy = this.tokenPerIp;
+      key = request.ip ?? 'unknown';
     } else if (request.principal) {
-      policy = 'per-credential';
-      key = `credential:${request.principal.credentialId}`;
-      limit = this.config.rateLimitPerMinute;
+      policy = this.perCredential;
+      key = request.principal.credentialId;
     } else {
       return true; // public routes other than the token endpoint are not limited
     }
-    const record = await this.storage.increment(key, WINDOW_MS, limit, 0, policy);
-    const resetSeconds = Math.max(1, Math.ceil(record.timeToExpire));
-    const remaining = Math.max(0, limit - record.totalHits);
-    response.setHeader('RateLimit-Policy', `"${policy}";q=${limit};w=${WINDOW_MS / 1000}`);
-    response.setHeader('RateLimit', `"${policy}";r=${remaining};t=${resetSeconds}`);
-    if (record.totalHits > limit) {
+    let result: RateLimiterRes;
+    let limited = false;
+    try {
+      result = await policy.limiter.consume(key);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      result = rejection;
+      limited = true;
+    }
+    const resetSeconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+    response.setHeader('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${WINDOW_SECONDS}`);
+    response.setHeader('RateLimit', `"${policy.name}";r=${Math.max(0, result.remainingPoints)};t=${resetSeconds}`);
+    if (limited) {
       throw new ApiError(
         429,
         'rate_limited',
         'Too many requests',
-        `Rate limit of ${limit} requests per minute exceeded; retry after ${resetSeconds} seconds.`,
+        `Rate limit of ${policy.limit} requests per ${WINDOW_SECONDS} seconds exceeded; retry after ${resetSeconds} seconds.`,
         undefined,
         { 'Retry-After': String(resetSeconds) },
       );

@@ -18,6 +18,11 @@ export class TokenGuard extends AuthGuard('jwt') {
     return super.canActivate(context);
   }
 
+  /** Passport stores the validated principal on `request.principal` (not `request.user`). */
+  override getAuthenticateOptions(): { property: string; session: boolean } {
+    return { property: 'principal', session: false };
+  }
+
   override handleRequest<T = Principal>(error: unknown, principal: T, info: unknown): T {
     if (error instanceof ApiError) throw error;
     if (error || !principal) {

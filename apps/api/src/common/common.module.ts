@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { Paginator } from './paginator';
@@ -7,7 +6,7 @@ import { Paginator } from './paginator';
 /** Paging and idempotency: used by every resource module. */
 @Global()
 @Module({
-  providers: [Paginator, IdempotencyStore, IdempotencyInterceptor, ThrottlerStorageService],
-  exports: [Paginator, IdempotencyStore, IdempotencyInterceptor, ThrottlerStorageService],
+  providers: [Paginator, IdempotencyStore, IdempotencyInterceptor],
+  exports: [Paginator, IdempotencyStore, IdempotencyInterceptor],
 })
 export class CommonModule {}

@@ -1,4 +1,5 @@
 import { PlatformCore1763769600000 } from './1763769600000-PlatformCore';
+import { Outbox1763769600001 } from './1763769600001-Outbox';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
-export const MIGRATIONS = [PlatformCore1763769600000];
+export const MIGRATIONS = [PlatformCore1763769600000, Outbox1763769600001];

@@ -1,0 +1,3 @@
+export * from './event-types';
+export * from './envelope';
+export * from './outbox';

@@ -1,0 +1,25 @@
+// globalSetup runs outside jest's module mapper: relative imports only.
+import { loadConfig } from '../../libs/config/src';
+import { createDataSource, runMigrationsLocked } from '../../libs/database/src';
+import { createDatabase } from './database';
+import { uniqueName } from './test-env';
+
+/**
+ * One database per test run, migrated up from empty (which is also the migrations' CI check), and
+ * broker names of its own, so that concurrent runs never interfere.
+ */
+export default async function globalSetup(): Promise<void> {
+  const name = uniqueName('cc_test');
+  process.env.TEST_DATABASE_NAME = name;
+  process.env.DATABASE_URL = await createDatabase(name);
+  process.env.AMQP_PREFIX = uniqueName('cc_test');
+  process.env.NODE_ENV = 'test';
+  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+  const dataSource = createDataSource(loadConfig().databaseUrl, 2);
+  await dataSource.initialize();
+  try {
+    await runMigrationsLocked(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
