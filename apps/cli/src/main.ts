@@ -1,37 +1,6 @@
 import 'reflect-metadata';
-import { Command, CommanderError } from 'commander';
-import { ConfigError } from '@app/config';
-import { CliError } from './cli-context';
-import { registerAccountCommands } from './commands/accounts.commands';
-import { registerCredentialCommands } from './commands/credentials.commands';
-import { registerDemoCommands } from './commands/demo.commands';
+import { runCli } from './cli';
 
-export function buildProgram(): Command {
-  const program = new Command('coldchain')
-    .description('Operations command line of the cold chain telemetry platform')
-    .showHelpAfterError()
-    .exitOverride();
-  registerAccountCommands(program);
-  registerCredentialCommands(program);
-  registerDemoCommands(program);
-  return program;
-}
-
-async function main(argv: string[]): Promise<number> {
-  try {
-    await buildProgram().parseAsync(argv);
-    return 0;
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof CliError || error instanceof ConfigError) {
-      process.stderr.write(`error: ${error.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
-  }
-}
-
-void main(process.argv).then((code) => {
+void runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

@@ -1,0 +1,33 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '@app/config';
+import { CliError } from './cli-context';
+import { registerAccountCommands } from './commands/accounts.commands';
+import { registerCredentialCommands } from './commands/credentials.commands';
+import { registerDemoCommands } from './commands/demo.commands';
+
+export function buildProgram(): Command {
+  const program = new Command('coldchain')
+    .description('Operations command line of the cold chain telemetry platform')
+    .showHelpAfterError()
+    .exitOverride();
+  registerAccountCommands(program);
+  registerCredentialCommands(program);
+  registerDemoCommands(program);
+  return program;
+}
+
+/** Runs one command line; returns the exit code (0 ok, 2 bad arguments or refused, 1 failure). */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CliError || error instanceof ConfigError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
