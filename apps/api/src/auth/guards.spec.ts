@@ -1,0 +1,65 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError } from '../common/api-error';
+import { PUBLIC_ROUTE, REQUIRED_SCOPES, TENANT_FREE } from './auth.decorators';
+import type { Principal } from './principal';
+import { ScopesGuard } from './scopes.guard';
+import { TenantGuard } from './tenant.guard';
+
+function context(metadata: Record<string, unknown>, request: Record<string, unknown>): ExecutionContext {
+  const handler = () => undefined;
+  for (const [key, value] of Object.entries(metadata)) Reflect.defineMetadata(key, value, handler);
+  return {
+    getHandler: () => handler,
+    getClass: () => class {},
+    switchToHttp: () => ({ getRequest: () => request }),
+  } as unknown as ExecutionContext;
+}
+
+const principal = (scopes: string[], accountIds: string[]): Principal => ({ credentialId: 'c', clientId: 'x', scopes: new Set(scopes), accountIds });
+const request = (p: Principal | undefined, header?: string) => ({ principal: p, header: (name: string) => (name === 'x-service-account-id' ? header : undefined) });
+const code = (run: () => unknown): string | undefined => {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return error instanceof ApiError ? error.code : 'other';
+  }
+};
+
+describe('ScopesGuard', () => {
+  const guard = new ScopesGuard(new Reflector());
+  it('denies a route that declares nothing (default deny)', () => {
+    expect(code(() => guard.canActivate(context({}, request(principal(['a:read'], [])))))).toBe('route_not_authorized');
+  });
+  it('requires every declared scope', () => {
+    const ctx = (scopes: string[]) => context({ [REQUIRED_SCOPES]: ['devices:read', 'devices:label:write'] }, request(principal(scopes, [])));
+    expect(code(() => guard.canActivate(ctx(['devices:read'])))).toBe('insufficient_scope');
+    expect(guard.canActivate(ctx(['devices:read', 'devices:label:write']))).toBe(true);
+  });
+  it('lets public routes through without a principal', () => {
+    expect(guard.canActivate(context({ [PUBLIC_ROUTE]: true }, request(undefined)))).toBe(true);
+  });
+});
+
+describe('TenantGuard', () => {
+  const guard = new TenantGuard(new Reflector());
+  const A = '00000000-0000-7000-8000-00000000000a';
+  const B = '00000000-0000-7000-8000-00000000000b';
+
+  it('implies the only account, requires a choice among several, refuses others', () => {
+    const single = request(principal([], [A])) as Record<string, unknown>;
+    expect(guard.canActivate(context({}, single))).toBe(true);
+    expect(single.accountId).toBe(A);
+    expect(code(() => guard.canActivate(context({}, request(principal([], [A, B])))))).toBe('account_selection_required');
+    const chosen = request(principal([], [A, B]), B.toUpperCase()) as Record<string, unknown>;
+    expect(guard.canActivate(context({}, chosen))).toBe(true);
+    expect(chosen.accountId).toBe(B);
+    expect(code(() => guard.canActivate(context({}, request(principal([], [A]), B))))).toBe('account_not_allowed');
+    expect(code(() => guard.canActivate(context({}, request(principal([], [])))))).toBe('account_not_allowed');
+  });
+
+  it('lets tenant-free routes work across the allow-list', () => {
+    expect(guard.canActivate(context({ [TENANT_FREE]: true }, request(principal([], [A, B]))))).toBe(true);
+  });
+});

@@ -1,0 +1,17 @@
+import { requestFingerprint } from './idempotency.interceptor';
+
+describe('requestFingerprint', () => {
+  it('is the same for the same request whatever the key order or trailing slash', () => {
+    expect(requestFingerprint('POST', '/api/public/v1/carriers/', { name: 'A', mode: 'road', contact: { a: 1, b: 2 } })).toBe(
+      requestFingerprint('POST', '/api/public/v1/carriers', { contact: { b: 2, a: 1 }, mode: 'road', name: 'A' }),
+    );
+  });
+
+  it('differs when the method, path or any value differs', () => {
+    const base = requestFingerprint('POST', '/x/', { a: [1, 2] });
+    expect(requestFingerprint('PUT', '/x/', { a: [1, 2] })).not.toBe(base);
+    expect(requestFingerprint('POST', '/y/', { a: [1, 2] })).not.toBe(base);
+    expect(requestFingerprint('POST', '/x/', { a: [2, 1] })).not.toBe(base);
+    expect(requestFingerprint('POST', '/x/', { a: [1, 2], b: null })).not.toBe(base);
+  });
+});

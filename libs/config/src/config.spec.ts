@@ -1,0 +1,31 @@
+import { ConfigError, EMBEDDED_DATABASE_URL, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs on development defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, databaseUrl: EMBEDDED_DATABASE_URL, telemetryMaxRangeDays: 31, publicBaseUrl: 'http://localhost:3000' });
+    expect(config.webhookRetryScheduleSeconds).toHaveLength(6);
+    expect(config.tokenLifetimeSeconds).toBeLessThanOrEqual(3600);
+  });
+
+  it('refuses to start in production without real secrets, naming them', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL, JWT_SIGNING_KEYS, SECRETS_KEY, PUBLIC_BASE_URL/);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ TOKEN_LIFETIME_SECONDS: '7200' }, /TOKEN_LIFETIME_SECONDS/],
+    [{ JWT_SIGNING_KEYS: 'k1:short' }, /at least 32/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '1,2,3' }, /six/],
+    [{ SECRETS_KEY: 'short' }, /SECRETS_KEY/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('parses several signing keys: the first signs, all verify', () => {
+    const config = loadConfig({ JWT_SIGNING_KEYS: `new:${'a'.repeat(32)},old:${'b'.repeat(32)}`, PUBLIC_BASE_URL: 'https://api.example.com/' });
+    expect(config.jwtSigningKeys.map((k) => k.kid)).toEqual(['new', 'old']);
+    expect(config.publicBaseUrl).toBe('https://api.example.com');
+  });
+});
