@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export const LOGGER = Symbol('LOGGER');
 export type AppLogger = Logger;
@@ -16,14 +16,15 @@ export const REDACTED_PATHS = [
   '*.secret',
 ];
 
-export function createLogger(level: string, name: string): AppLogger {
-  return pino({
+export function createLogger(level: string, name: string, destination?: DestinationStream): AppLogger {
+  const options = {
     name,
     level: process.env.NODE_ENV === 'test' && !process.env.LOG_LEVEL ? 'silent' : level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Routes Nest's own log lines into the same structured JSON stream. */
