@@ -20,6 +20,8 @@ const common = {
 };
 
 module.exports = {
+  // testTimeout is a global option in jest 30 (ignored inside projects).
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
     {
@@ -28,7 +30,6 @@ module.exports = {
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

@@ -10,7 +10,7 @@ export const MAX_PAGE_SIZE = 200;
 
 /** `limit` and `cursor`, the paging parameters every list accepts. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size.' })
   @IsOptional()
   @TransformType(() => Number)
   @IsInt()
