@@ -10,12 +10,13 @@ import { CommonModule } from './common/common.module';
 import { ProblemDetailsFilter } from './common/problem-details.filter';
 import { ConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
+import { LocationsModule } from './locations/locations.module';
 import { LOGGER, type AppLogger } from './observability/logger';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
 import { SchemaController } from './openapi/schema.controller';
 
 /** Resource modules of API v1; each feature adds its module here. */
-export const FEATURE_MODULES = [AccountsModule];
+export const FEATURE_MODULES = [AccountsModule, LocationsModule];
 
 @Module({})
 export class AppModule {

@@ -1,0 +1,37 @@
+import { Location } from '@app/database';
+import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalogue-family';
+import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
+import { AutomationDto } from './dto/automation.dto';
+import type { CreateLocationDto } from './dto/create-location.dto';
+
+/** Who may still point at a location. The shipments feature appends its check here. */
+export const LOCATION_REFERENCES: ReferenceCheck[] = [
+  referencedByShipmentTemplates(['origin_location_id', 'destination_location_id'], ['from_location_id', 'to_location_id']),
+];
+
+export const LOCATIONS: CatalogueFamily<Location, CreateLocationDto> = {
+  entity: Location,
+  noun: 'Location',
+  columns: {
+    name: 'name',
+    kind: 'kind',
+    address_line1: 'addressLine1',
+    address_line2: 'addressLine2',
+    city: 'city',
+    region: 'region',
+    postal_code: 'postalCode',
+    country: 'country',
+    geofence: 'geofence',
+    automation: 'automation',
+  },
+  defaults: {
+    address_line1: null,
+    address_line2: null,
+    city: null,
+    region: null,
+    postal_code: null,
+    country: null,
+    automation: new AutomationDto(),
+  },
+  references: LOCATION_REFERENCES,
+};
