@@ -28,6 +28,8 @@ export interface CatalogueDocs {
 const INVALID_BODY = 'Unknown field, missing required field, invalid value or reference (`validation_failed`, each field named in `errors`).';
 const notFound = (docs: CatalogueDocs) => problemResponse(404, `No ${docs.noun} with this id in the selected account (\`not_found\`).`);
 const idParam = (docs: CatalogueDocs) => ApiParam({ name: docs.param, format: 'uuid', description: `Identifier of the ${docs.noun}.` });
+/** "a location", "an alert preset". */
+const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 const withRules = (text: string, docs: CatalogueDocs) => (docs.rules ? `${text}\n\n${docs.rules}` : text);
 
 export const ListRecords = (docs: CatalogueDocs): MethodDecorator =>
@@ -46,8 +48,8 @@ export const CreateRecord = (docs: CatalogueDocs, body: Type<unknown>): MethodDe
     Scopes(docs.writeScope),
     Idempotent(),
     ApiOperation({
-      summary: `Create a ${docs.noun}`,
-      description: withRules(`Creates a ${docs.noun} in the selected account. Optional fields not sent take their defaults.`, docs),
+      summary: `Create ${a(docs.noun)}`,
+      description: withRules(`Creates ${a(docs.noun)} in the selected account. Optional fields not sent take their defaults.`, docs),
     }),
     ApiBody({ type: body, examples: docs.examples }),
     ApiCreatedResponse({ type: docs.dto, description: `The created ${docs.noun}.` }),
@@ -59,7 +61,7 @@ export const GetRecord = (docs: CatalogueDocs): MethodDecorator =>
     Get(`:${docs.param}`),
     Scopes(docs.readScope),
     idParam(docs),
-    ApiOperation({ summary: `Get a ${docs.noun}` }),
+    ApiOperation({ summary: `Get ${a(docs.noun)}` }),
     ApiOkResponse({ type: docs.dto }),
     ApiResponse(notFound(docs)),
   );
@@ -70,7 +72,7 @@ export const ReplaceRecord = (docs: CatalogueDocs, body: Type<unknown>): MethodD
     Scopes(docs.writeScope),
     idParam(docs),
     ApiOperation({
-      summary: `Replace a ${docs.noun}`,
+      summary: `Replace ${a(docs.noun)}`,
       description: withRules(
         'Replaces every writable field: required fields must be sent (400 otherwise) and optional fields not sent return to their defaults. Unknown fields are refused.',
         docs,
@@ -88,7 +90,7 @@ export const UpdateRecord = (docs: CatalogueDocs, body: Type<unknown>): MethodDe
     Scopes(docs.writeScope),
     idParam(docs),
     ApiOperation({
-      summary: `Update a ${docs.noun}`,
+      summary: `Update ${a(docs.noun)}`,
       description: withRules(
         'Changes only the fields sent; the others stay as they are. A nested object or list sent is replaced as a whole. Send null to clear an optional field. Unknown fields are refused.',
         docs,
@@ -106,7 +108,7 @@ export const DeleteRecord = (docs: CatalogueDocs): MethodDecorator =>
     HttpCode(204),
     Scopes(docs.writeScope),
     idParam(docs),
-    ApiOperation({ summary: `Delete a ${docs.noun}`, description: `Deletes the ${docs.noun}; refused while another record still references it.` }),
+    ApiOperation({ summary: `Delete ${a(docs.noun)}`, description: `Deletes the ${docs.noun}; refused while another record still references it.` }),
     ApiNoContentResponse({ description: 'Deleted.' }),
     ApiResponse(notFound(docs)),
     ApiResponse(problemResponse(409, `The ${docs.noun} is still referenced, e.g. by a shipment template (\`in_use\`).`)),

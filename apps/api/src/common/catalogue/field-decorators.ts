@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsOptional, IsString, IsUUID, Length, Matches, MaxLength } from 'class-validator';
 
 /**
  * One decorator per common field shape of the catalogue DTOs: validation and documentation
@@ -46,3 +46,9 @@ export const OptionalCountry = (example = 'TR'): PropertyDecorator =>
 /** The response side: a nullable string, documented. */
 export const NullableString = (description?: string, example?: string): PropertyDecorator =>
   ApiProperty({ type: String, nullable: true, description, example });
+
+export const RequiredUuid = (description: string): PropertyDecorator =>
+  applyDecorators(ApiProperty({ format: 'uuid', description }), IsUUID());
+
+export const OptionalUuid = (description: string): PropertyDecorator =>
+  applyDecorators(ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', description }), IsOptional(), IsUUID());
