@@ -1,4 +1,5 @@
 import { Location } from '@app/database';
+import { ADDRESS_COLUMNS, EMPTY_ADDRESS } from '../common/catalogue/address';
 import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalogue-family';
 import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import { AutomationDto } from './dto/automation.dto';
@@ -15,22 +16,12 @@ export const LOCATIONS: CatalogueFamily<Location, CreateLocationDto> = {
   columns: {
     name: 'name',
     kind: 'kind',
-    address_line1: 'addressLine1',
-    address_line2: 'addressLine2',
-    city: 'city',
-    region: 'region',
-    postal_code: 'postalCode',
-    country: 'country',
+    ...ADDRESS_COLUMNS,
     geofence: 'geofence',
     automation: 'automation',
   },
   defaults: {
-    address_line1: null,
-    address_line2: null,
-    city: null,
-    region: null,
-    postal_code: null,
-    country: null,
+    ...EMPTY_ADDRESS,
     automation: new AutomationDto(),
   },
   references: LOCATION_REFERENCES,

@@ -1,4 +1,5 @@
 import { Receiver } from '@app/database';
+import { ADDRESS_COLUMNS, EMPTY_ADDRESS } from '../common/catalogue/address';
 import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalogue-family';
 import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import type { CreateReceiverDto } from './dto/create-receiver.dto';
@@ -12,12 +13,7 @@ export const RECEIVERS: CatalogueFamily<Receiver, CreateReceiverDto> = {
   noun: 'Receiver',
   columns: {
     name: 'name',
-    address_line1: 'addressLine1',
-    address_line2: 'addressLine2',
-    city: 'city',
-    region: 'region',
-    postal_code: 'postalCode',
-    country: 'country',
+    ...ADDRESS_COLUMNS,
     contact_name: 'contactName',
     contact_email: 'contactEmail',
     contact_phone: 'contactPhone',
@@ -25,12 +21,7 @@ export const RECEIVERS: CatalogueFamily<Receiver, CreateReceiverDto> = {
     delivery_parties: 'deliveryParties',
   },
   defaults: {
-    address_line1: null,
-    address_line2: null,
-    city: null,
-    region: null,
-    postal_code: null,
-    country: null,
+    ...EMPTY_ADDRESS,
     contact_name: null,
     contact_email: null,
     contact_phone: null,

@@ -1,6 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import type { Geofence } from '@app/domain';
-import { TenantEntity } from './tenant-entity';
+import { AddressedTenantEntity } from './tenant-entity';
 
 export const LOCATION_KINDS = ['warehouse', 'port', 'airport', 'customer_site', 'distribution_center', 'other'] as const;
 export type LocationKind = (typeof LOCATION_KINDS)[number];
@@ -23,15 +23,9 @@ export interface LocationAutomation {
 }
 
 @Entity('locations')
-export class Location extends TenantEntity {
+export class Location extends AddressedTenantEntity {
   @Column() name: string;
   @Column({ type: 'text' }) kind: LocationKind;
-  @Column({ name: 'address_line1', type: 'text', nullable: true }) addressLine1: string | null;
-  @Column({ name: 'address_line2', type: 'text', nullable: true }) addressLine2: string | null;
-  @Column({ type: 'text', nullable: true }) city: string | null;
-  @Column({ type: 'text', nullable: true }) region: string | null;
-  @Column({ name: 'postal_code', type: 'text', nullable: true }) postalCode: string | null;
-  @Column({ type: 'text', nullable: true }) country: string | null;
   @Column({ type: 'jsonb' }) geofence: Geofence;
   @Column({ type: 'jsonb' }) automation: LocationAutomation;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { TenantEntity } from './tenant-entity';
+import { AddressedTenantEntity } from './tenant-entity';
 
 export const DELIVERY_PARTY_ROLES = ['consignee', 'notify_party', 'customs_broker', 'pickup_contact', 'other'] as const;
 export type DeliveryPartyRole = (typeof DELIVERY_PARTY_ROLES)[number];
@@ -13,14 +13,8 @@ export interface DeliveryParty {
 }
 
 @Entity('receivers')
-export class Receiver extends TenantEntity {
+export class Receiver extends AddressedTenantEntity {
   @Column() name: string;
-  @Column({ name: 'address_line1', type: 'text', nullable: true }) addressLine1: string | null;
-  @Column({ name: 'address_line2', type: 'text', nullable: true }) addressLine2: string | null;
-  @Column({ type: 'text', nullable: true }) city: string | null;
-  @Column({ type: 'text', nullable: true }) region: string | null;
-  @Column({ name: 'postal_code', type: 'text', nullable: true }) postalCode: string | null;
-  @Column({ type: 'text', nullable: true }) country: string | null;
   @Column({ name: 'contact_name', type: 'text', nullable: true }) contactName: string | null;
   @Column({ name: 'contact_email', type: 'text', nullable: true }) contactEmail: string | null;
   @Column({ name: 'contact_phone', type: 'text', nullable: true }) contactPhone: string | null;

@@ -5,3 +5,13 @@ import { UuidEntity } from './base';
 export abstract class TenantEntity extends UuidEntity {
   @Column({ name: 'account_id', type: 'uuid' }) accountId: string;
 }
+
+/** A tenant record with a postal address (locations, receivers). */
+export abstract class AddressedTenantEntity extends TenantEntity {
+  @Column({ name: 'address_line1', type: 'text', nullable: true }) addressLine1: string | null;
+  @Column({ name: 'address_line2', type: 'text', nullable: true }) addressLine2: string | null;
+  @Column({ type: 'text', nullable: true }) city: string | null;
+  @Column({ type: 'text', nullable: true }) region: string | null;
+  @Column({ name: 'postal_code', type: 'text', nullable: true }) postalCode: string | null;
+  @Column({ type: 'text', nullable: true }) country: string | null;
+}

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LOCATION_KINDS, type Location } from '@app/database';
+import { presentAddress } from '../../common/catalogue/address';
 import { NullableString } from '../../common/catalogue/field-decorators';
 import { AutomationDto } from './automation.dto';
 import { GEOFENCE_SCHEMA, type GeofenceDto } from './geofence.dto';
@@ -24,12 +25,7 @@ export class LocationDto {
       id: location.id,
       name: location.name,
       kind: location.kind,
-      address_line1: location.addressLine1,
-      address_line2: location.addressLine2,
-      city: location.city,
-      region: location.region,
-      postal_code: location.postalCode,
-      country: location.country,
+      ...presentAddress(location),
       geofence: location.geofence as GeofenceDto,
       automation: location.automation,
       created_at: location.createdAt.toISOString(),

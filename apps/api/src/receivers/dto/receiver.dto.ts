@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Receiver } from '@app/database';
+import { presentAddress } from '../../common/catalogue/address';
 import { NullableString } from '../../common/catalogue/field-decorators';
 import { DeliveryPartyDto } from './delivery-party.dto';
 
@@ -24,12 +25,7 @@ export class ReceiverDto {
     return {
       id: receiver.id,
       name: receiver.name,
-      address_line1: receiver.addressLine1,
-      address_line2: receiver.addressLine2,
-      city: receiver.city,
-      region: receiver.region,
-      postal_code: receiver.postalCode,
-      country: receiver.country,
+      ...presentAddress(receiver),
       contact_name: receiver.contactName,
       contact_email: receiver.contactEmail,
       contact_phone: receiver.contactPhone,
