@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { API, startApi, type TestApi } from '../support/api';
 import { createRecord, createTemplateRefs, newKey, type CatalogueRefs, type Json } from '../support/catalogue';
 import { createTenant, type Tenant } from '../support/fixtures';
@@ -117,6 +118,40 @@ describe('/shipment-templates/: references and in-use deletes', () => {
 
       await api.http.delete(`${API}/shipment-templates/${template.id}/`).set(own.auth).expect(204);
       await api.http.delete(`${API}/${collection}/${id}/`).set(own.auth).expect(204);
+    });
+
+    it('waits for a template being written that references the record, then refuses (no dangling leg)', async () => {
+      const own = await createTenant(api.app);
+      const ownRefs = await createTemplateRefs(api, own);
+      const writer = new Client({ connectionString: api.config.databaseUrl });
+      await writer.connect();
+      try {
+        // What a template write does: key-share lock the referenced rows, insert, commit later.
+        await writer.query('BEGIN');
+        await writer.query('SELECT id FROM locations WHERE account_id = $1 AND id = $2 FOR KEY SHARE', [own.accountId, ownRefs.hub]);
+        await writer.query(
+          `INSERT INTO shipment_templates (id, account_id, name, origin_location_id, destination_location_id, transport_legs)
+           VALUES (gen_random_uuid(), $1, 'In flight', $2, $3, $4::jsonb)`,
+          [own.accountId, ownRefs.origin, ownRefs.destination, JSON.stringify([{ mode: 'road', to_location_id: ownRefs.hub }])],
+        );
+        const deletion = api.http.delete(`${API}/locations/${ownRefs.hub}/`).set(own.auth).then((res) => res);
+        // Commit only once the delete is blocked on the writer's lock.
+        for (;;) {
+          const { rows } = await writer.query(
+            `SELECT count(*)::int AS waiting FROM pg_locks l JOIN pg_locks h ON h.locktype = l.locktype AND h.relation IS NOT DISTINCT FROM l.relation
+               AND h.page IS NOT DISTINCT FROM l.page AND h.tuple IS NOT DISTINCT FROM l.tuple AND h.transactionid IS NOT DISTINCT FROM l.transactionid
+              WHERE NOT l.granted AND h.granted AND h.pid = pg_backend_pid()`,
+          );
+          if (rows[0].waiting > 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await writer.query('COMMIT');
+        const res = await deletion;
+        expect(res.status).toBe(409);
+        expect(res.body.code).toBe('in_use');
+      } finally {
+        await writer.end();
+      }
     });
   });
 });

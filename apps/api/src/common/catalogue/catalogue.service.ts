@@ -54,14 +54,14 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
 
   async replace(accountId: string, id: string, input: Dto): Promise<E> {
     return this.dataSource.transaction(async (manager) => {
-      const current = await this.find(manager, accountId, id, true);
+      const current = await this.find(manager, accountId, id, 'for_no_key_update');
       return this.write(manager, accountId, current, this.replacement(input));
     });
   }
 
   async update(accountId: string, id: string, changes: Partial<Dto>): Promise<E> {
     return this.dataSource.transaction(async (manager) => {
-      const current = await this.find(manager, accountId, id, true);
+      const current = await this.find(manager, accountId, id, 'for_no_key_update');
       return this.write(manager, accountId, current, { ...this.fieldsOf(current), ...definedOnly(changes) } as WritableFields<Dto>);
     });
   }
@@ -69,9 +69,9 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
   async remove(accountId: string, id: string): Promise<void> {
     try {
       await this.dataSource.transaction(async (manager) => {
-        // The row lock waits for writers that hold a share lock on this record while they verify
+        // FOR UPDATE waits for writers that hold a key-share lock on this record while they verify
         // a reference to it, so the checks below see every committed reference.
-        await this.find(manager, accountId, id, true);
+        await this.find(manager, accountId, id, 'pessimistic_write');
         for (const reference of this.family.references) {
           if (await reference.isReferenced(manager, accountId, id)) {
             throw new ConflictError('in_use', `${this.family.noun} is still used by ${reference.what}; remove that reference first.`, 'In use');
@@ -88,11 +88,12 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
     }
   }
 
-  private async find(manager: EntityManager, accountId: string, id: string, lock = false): Promise<E> {
-    const record = await this.repository(manager).findOne({
-      where: this.where(accountId, id),
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  /**
+   * Updates take FOR NO KEY UPDATE, which does not block writers that only reference the record
+   * (they hold FOR KEY SHARE); deletes take FOR UPDATE, which does.
+   */
+  private async find(manager: EntityManager, accountId: string, id: string, lock?: 'for_no_key_update' | 'pessimistic_write'): Promise<E> {
+    const record = await this.repository(manager).findOne({ where: this.where(accountId, id), ...(lock ? { lock: { mode: lock } } : {}) });
     if (!record) throw new NotFoundError(this.family.noun);
     return record;
   }
