@@ -4,18 +4,36 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { AccountsModule } from './accounts/accounts.module';
+import { AlertPresetsModule } from './alert-presets/alert-presets.module';
 import { ApiIndexController } from './api-index/api-index.controller';
 import { AuthModule } from './auth/auth.module';
+import { CarriersModule } from './carriers/carriers.module';
 import { CommonModule } from './common/common.module';
 import { ProblemDetailsFilter } from './common/problem-details.filter';
 import { ConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
+import { InvitationsModule } from './invitations/invitations.module';
+import { LocationsModule } from './locations/locations.module';
 import { LOGGER, type AppLogger } from './observability/logger';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
 import { SchemaController } from './openapi/schema.controller';
+import { PagesModule } from './pages/pages.module';
+import { ReceiversModule } from './receivers/receivers.module';
+import { ShipmentTemplatesModule } from './shipment-templates/shipment-templates.module';
+import { UsersModule } from './users/users.module';
 
 /** Resource modules of API v1; each feature adds its module here. */
-export const FEATURE_MODULES = [AccountsModule];
+export const FEATURE_MODULES = [
+  AccountsModule,
+  LocationsModule,
+  CarriersModule,
+  ReceiversModule,
+  AlertPresetsModule,
+  ShipmentTemplatesModule,
+  UsersModule,
+  InvitationsModule,
+  PagesModule,
+];
 
 @Module({})
 export class AppModule {

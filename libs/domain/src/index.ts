@@ -3,3 +3,5 @@ export * from './auth/secret-hash';
 export * from './auth/credentials.service';
 export * from './accounts/accounts-admin.service';
 export * from './demo/demo-seed';
+export * from './geo';
+export * from './users';

@@ -1,0 +1,126 @@
+import type { DataSource, EntityManager, FindOptionsWhere, Repository } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
+import { newId, type TenantEntity } from '@app/database';
+import { ConflictError, NotFoundError } from '../api-error';
+import type { PageRequest } from '../paginator';
+import type { CatalogueFamily, WritableFields } from './catalogue-family';
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+const definedOnly = <T extends object>(values: T): Partial<T> =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+
+/**
+ * Tenant-scoped CRUD shared by the catalogue families. Every method takes the account id first
+ * and every query filters on it: a record of another tenant is a 404 like a missing one.
+ *
+ * POST and PUT both store `{...defaults, ...sent}` (PUT replaces every writable field); PATCH
+ * stores `{...current, ...sent}`. All three validate the resulting record with the family's
+ * `check` inside the same transaction that writes it.
+ */
+export class CatalogueService<E extends TenantEntity, Dto extends object> {
+  constructor(
+    protected readonly dataSource: DataSource,
+    protected readonly family: CatalogueFamily<E, Dto>,
+  ) {}
+
+  private repository(manager: EntityManager = this.dataSource.manager): Repository<E> {
+    return manager.getRepository(this.family.entity);
+  }
+
+  private where(accountId: string, id: string): FindOptionsWhere<E> {
+    return { accountId, id } as FindOptionsWhere<E>;
+  }
+
+  /** `limit + 1` records after the keyset position, in creation order (UUIDv7 ids). */
+  async list(accountId: string, page: PageRequest): Promise<E[]> {
+    const after = page.after?.[0];
+    const query = this.repository()
+      .createQueryBuilder('record')
+      .where('record.account_id = :accountId', { accountId })
+      .orderBy('record.id', 'ASC')
+      .take(page.limit + 1);
+    if (typeof after === 'string') query.andWhere('record.id > :after', { after });
+    return query.getMany();
+  }
+
+  async get(accountId: string, id: string): Promise<E> {
+    return this.find(this.dataSource.manager, accountId, id);
+  }
+
+  async create(accountId: string, input: Dto): Promise<E> {
+    return this.dataSource.transaction((manager) => this.write(manager, accountId, null, this.replacement(input)));
+  }
+
+  async replace(accountId: string, id: string, input: Dto): Promise<E> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.find(manager, accountId, id, 'for_no_key_update');
+      return this.write(manager, accountId, current, this.replacement(input));
+    });
+  }
+
+  async update(accountId: string, id: string, changes: Partial<Dto>): Promise<E> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.find(manager, accountId, id, 'for_no_key_update');
+      return this.write(manager, accountId, current, { ...this.fieldsOf(current), ...definedOnly(changes) } as WritableFields<Dto>);
+    });
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        // FOR UPDATE waits for writers that hold a key-share lock on this record while they verify
+        // a reference to it, so the checks below see every committed reference.
+        await this.find(manager, accountId, id, 'pessimistic_write');
+        for (const reference of this.family.references) {
+          if (await reference.isReferenced(manager, accountId, id)) {
+            throw new ConflictError('in_use', `${this.family.noun} is still used by ${reference.what}; remove that reference first.`, 'In use');
+          }
+        }
+        await this.repository(manager).delete(this.where(accountId, id));
+      });
+    } catch (error) {
+      // Backstop: a foreign key the checks above did not know about.
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
+        throw new ConflictError('in_use', `${this.family.noun} is still referenced by another record.`, 'In use');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Updates take FOR NO KEY UPDATE, which does not block writers that only reference the record
+   * (they hold FOR KEY SHARE); deletes take FOR UPDATE, which does.
+   */
+  private async find(manager: EntityManager, accountId: string, id: string, lock?: 'for_no_key_update' | 'pessimistic_write'): Promise<E> {
+    const record = await this.repository(manager).findOne({ where: this.where(accountId, id), ...(lock ? { lock: { mode: lock } } : {}) });
+    if (!record) throw new NotFoundError(this.family.noun);
+    return record;
+  }
+
+  private replacement(input: Dto): WritableFields<Dto> {
+    return { ...this.family.defaults, ...definedOnly(input) } as WritableFields<Dto>;
+  }
+
+  private fieldsOf(record: E): WritableFields<Dto> {
+    const fields: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(this.family.columns) as Array<[string, keyof E]>) fields[field] = record[column];
+    return fields as WritableFields<Dto>;
+  }
+
+  private async write(manager: EntityManager, accountId: string, current: E | null, fields: WritableFields<Dto>): Promise<E> {
+    await this.family.check?.(manager, accountId, fields);
+    const values: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(this.family.columns) as Array<[keyof Dto, string]>) {
+      // Nested DTO instances become plain JSON for jsonb columns.
+      values[column] = toPlain(fields[field]);
+    }
+    const repository = this.repository(manager);
+    const record = current ? Object.assign(current, values) : repository.create({ ...values, id: newId(), accountId } as E);
+    return repository.save(record);
+  }
+}
+
+function toPlain(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : value;
+}

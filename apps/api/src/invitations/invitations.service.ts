@@ -1,0 +1,185 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource, type EntityManager, IsNull, QueryFailedError } from 'typeorm';
+import type { AppConfig } from '@app/config';
+import { Account, newId, User, UserInvitation } from '@app/database';
+import { COMPANY_ADMIN, hashSecret, ROLES } from '@app/domain';
+import { NotFoundError } from '../common/api-error';
+import type { PageRequest } from '../common/paginator';
+import { APP_CONFIG } from '../config/config.module';
+import { roleNotAssignable } from '../users/users.errors';
+import type { CreateInvitationDto } from './dto/create-invitation.dto';
+import { generateInvitationToken, hashInvitationToken, INVITATION_LIFETIME_DAYS, invitationLink, TOKEN_PATTERN } from './invitation-link';
+import { InvitationMailer } from './invitation-mailer';
+import { alreadyInvited, emailDeliveryFailed, invitationAlreadyAccepted, userExists } from './invitations.errors';
+
+const UNIQUE_VIOLATION = '23505';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Why an invitation link cannot be used (the hosted page explains each). */
+export type LinkProblem = 'invalid' | 'expired' | 'revoked' | 'used' | 'account_inactive' | 'user_exists';
+
+export type LinkCheck = { ok: true; invitation: UserInvitation; accountName: string } | { ok: false; problem: LinkProblem };
+
+@Injectable()
+export class InvitationsService {
+  private readonly logger = new Logger(InvitationsService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly mailer: InvitationMailer,
+  ) {}
+
+  /** Revoked invitations are gone from the API's point of view. */
+  async list(accountId: string, page: PageRequest): Promise<UserInvitation[]> {
+    const after = page.after?.[0];
+    const query = this.dataSource
+      .getRepository(UserInvitation)
+      .createQueryBuilder('invitation')
+      .where('invitation.account_id = :accountId', { accountId })
+      .andWhere('invitation.revoked_at IS NULL')
+      .orderBy('invitation.id', 'ASC')
+      .take(page.limit + 1);
+    if (typeof after === 'string') query.andWhere('invitation.id > :after', { after });
+    return query.getMany();
+  }
+
+  /**
+   * Creates the invitation and sends the e-mail inside one transaction: when SMTP refuses the
+   * message nothing is stored and the client may retry. The advisory lock serialises concurrent
+   * invitations of one address to one account.
+   */
+  async create(accountId: string, credentialId: string, input: CreateInvitationDto): Promise<UserInvitation> {
+    if (input.role === COMPANY_ADMIN) throw roleNotAssignable();
+    const token = generateInvitationToken();
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user-invitation:${accountId}:${input.email}`]);
+      if (await this.emailTaken(manager, input.email)) throw userExists();
+      const pending = await manager
+        .getRepository(UserInvitation)
+        .createQueryBuilder('invitation')
+        .where('invitation.account_id = :accountId', { accountId })
+        .andWhere('lower(invitation.email) = :email', { email: input.email })
+        .andWhere('invitation.accepted_at IS NULL AND invitation.revoked_at IS NULL AND invitation.expires_at > now()')
+        .getExists();
+      if (pending) throw alreadyInvited();
+      const account = await manager.getRepository(Account).findOneByOrFail({ id: accountId });
+      const createdAt = new Date();
+      const repository = manager.getRepository(UserInvitation);
+      const invitation = await repository.save(
+        repository.create({
+          id: newId(),
+          accountId,
+          email: input.email,
+          fullName: input.full_name,
+          role: input.role,
+          tokenHash: hashInvitationToken(token),
+          createdByCredentialId: credentialId,
+          createdAt,
+          expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
+          acceptedAt: null,
+          acceptedUserId: null,
+          revokedAt: null,
+        }),
+      );
+      try {
+        await this.mailer.send({
+          invitationId: invitation.id,
+          to: invitation.email,
+          fullName: invitation.fullName,
+          accountName: account.name,
+          roleName: ROLES.find((r) => r.role === invitation.role)?.display_name ?? invitation.role,
+          link: invitationLink(this.config.publicBaseUrl, token),
+          expiresAt: invitation.expiresAt,
+        });
+      } catch (error) {
+        this.logger.error(`Invitation e-mail for invitation ${invitation.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw emailDeliveryFailed();
+      }
+      return invitation;
+    });
+  }
+
+  async revoke(accountId: string, invitationId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const repository = manager.getRepository(UserInvitation);
+      const invitation = await repository.findOne({
+        where: { accountId, id: invitationId, revokedAt: IsNull() },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!invitation) throw new NotFoundError('Invitation');
+      if (invitation.acceptedAt) throw invitationAlreadyAccepted();
+      invitation.revokedAt = new Date();
+      await repository.save(invitation);
+    });
+  }
+
+  /** For the hosted page: can this token still be used? */
+  async check(token: string): Promise<LinkCheck> {
+    return this.checkWith(this.dataSource.manager, token, false);
+  }
+
+  /**
+   * Creates the active customer user with the invited role and marks the invitation accepted,
+   * re-checking the link under a row lock so a token works exactly once.
+   */
+  async accept(token: string, password: string): Promise<LinkCheck> {
+    const passwordHash = await hashSecret(password);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const check = await this.checkWith(manager, token, true);
+        if (!check.ok) return check;
+        const { invitation } = check;
+        if (await this.emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };
+        const users = manager.getRepository(User);
+        const user = await users.save(
+          users.create({
+            id: newId(),
+            accountId: invitation.accountId,
+            email: invitation.email,
+            fullName: invitation.fullName,
+            phone: null,
+            locale: null,
+            role: invitation.role,
+            isActive: true,
+            isPlatformStaff: false,
+            isSuperuser: false,
+            passwordHash,
+            deactivatedAt: null,
+          }),
+        );
+        invitation.acceptedAt = new Date();
+        invitation.acceptedUserId = user.id;
+        await manager.getRepository(UserInvitation).save(invitation);
+        return check;
+      });
+    } catch (error) {
+      // Another acceptance created a user with this address between our check and insert.
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+        return { ok: false, problem: 'user_exists' };
+      }
+      throw error;
+    }
+  }
+
+  private async checkWith(manager: EntityManager, token: string, lock: boolean): Promise<LinkCheck> {
+    if (!TOKEN_PATTERN.test(token)) return { ok: false, problem: 'invalid' };
+    const invitation = await manager.getRepository(UserInvitation).findOne({
+      where: { tokenHash: hashInvitationToken(token) },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!invitation) return { ok: false, problem: 'invalid' };
+    if (invitation.revokedAt) return { ok: false, problem: 'revoked' };
+    if (invitation.acceptedAt) return { ok: false, problem: 'used' };
+    if (invitation.expiresAt <= new Date()) return { ok: false, problem: 'expired' };
+    const account = await manager.getRepository(Account).findOneBy({ id: invitation.accountId });
+    if (!account || account.status !== 'active') return { ok: false, problem: 'account_inactive' };
+    return { ok: true, invitation, accountName: account.name };
+  }
+
+  /** E-mail addresses are unique across the platform (staff and other accounts included). */
+  private emailTaken(manager: EntityManager, email: string): Promise<boolean> {
+    return manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getExists();
+  }
+}

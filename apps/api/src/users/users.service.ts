@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { User } from '@app/database';
+import { COMPANY_ADMIN } from '@app/domain';
+import { NotFoundError } from '../common/api-error';
+import type { PageRequest } from '../common/paginator';
+import type { UpdateUserDto } from './dto/update-user.dto';
+import { companyAdminProtected, roleNotAssignable } from './users.errors';
+
+/**
+ * Customer users of one account. Platform staff and superusers are filtered out of every query,
+ * so addressing one is a 404 exactly like a missing user.
+ */
+@Injectable()
+export class UsersService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private customers(accountId: string, manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<User> {
+    return manager
+      .getRepository(User)
+      .createQueryBuilder('user')
+      .where('user.account_id = :accountId', { accountId })
+      .andWhere('NOT user.is_platform_staff')
+      .andWhere('NOT user.is_superuser');
+  }
+
+  async list(accountId: string, page: PageRequest): Promise<User[]> {
+    const after = page.after?.[0];
+    const query = this.customers(accountId).orderBy('user.id', 'ASC').take(page.limit + 1);
+    if (typeof after === 'string') query.andWhere('user.id > :after', { after });
+    return query.getMany();
+  }
+
+  async get(accountId: string, userId: string, manager?: EntityManager, lock = false): Promise<User> {
+    const query = this.customers(accountId, manager).andWhere('user.id = :userId', { userId });
+    if (lock) query.setLock('pessimistic_write');
+    const user = await query.getOne();
+    if (!user) throw new NotFoundError('User');
+    return user;
+  }
+
+  async update(accountId: string, userId: string, changes: UpdateUserDto): Promise<User> {
+    return this.dataSource.transaction(async (manager) => {
+      const user = await this.get(accountId, userId, manager, true);
+      if (changes.role !== undefined && changes.role !== user.role) {
+        if (user.role === COMPANY_ADMIN) throw companyAdminProtected('given another role');
+        if (changes.role === COMPANY_ADMIN) throw roleNotAssignable();
+        user.role = changes.role;
+      }
+      if (changes.full_name !== undefined) user.fullName = changes.full_name;
+      if (changes.phone !== undefined) user.phone = changes.phone;
+      if (changes.locale !== undefined) user.locale = changes.locale;
+      return manager.getRepository(User).save(user);
+    });
+  }
+
+  /** Deactivation keeps the user (and its history); repeating it changes nothing. */
+  async deactivate(accountId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.get(accountId, userId, manager, true);
+      if (user.role === COMPANY_ADMIN) throw companyAdminProtected('deactivated');
+      if (!user.isActive) return;
+      user.isActive = false;
+      user.deactivatedAt = new Date();
+      await manager.getRepository(User).save(user);
+    });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './geofence';
+export * from './polygon-validation';
