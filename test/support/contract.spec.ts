@@ -1,4 +1,5 @@
-import AjvCore from 'ajv/dist/core';
+import { jest } from '@jest/globals';
+import Ajv from 'ajv';
 import { assertValidOpenApiDocument, ContractValidator, type ContractResponse } from './contract';
 
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -203,7 +204,7 @@ describe('ContractValidator (OpenAPI 3.0)', () => {
 
   it('compiles each schema once', () => {
     const fresh = new ContractValidator(doc30);
-    const spy = jest.spyOn(AjvCore.prototype, 'getSchema');
+    const spy = jest.spyOn(Ajv.prototype, 'getSchema');
     fresh.check(res({}));
     fresh.check(res({}));
     expect(spy).toHaveBeenCalledTimes(1);
