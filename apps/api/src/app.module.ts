@@ -4,18 +4,21 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { AccountsModule } from './accounts/accounts.module';
+import { AlarmsModule } from './alarms/alarms.module';
 import { ApiIndexController } from './api-index/api-index.controller';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { ProblemDetailsFilter } from './common/problem-details.filter';
 import { ConfigModule } from './config/config.module';
+import { DevicesModule } from './devices/devices.module';
 import { HealthModule } from './health/health.module';
 import { LOGGER, type AppLogger } from './observability/logger';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
 import { SchemaController } from './openapi/schema.controller';
+import { TelemetryModule } from './telemetry/telemetry.module';
 
 /** Resource modules of API v1; each feature adds its module here. */
-export const FEATURE_MODULES = [AccountsModule];
+export const FEATURE_MODULES = [AccountsModule, DevicesModule, TelemetryModule, AlarmsModule];
 
 @Module({})
 export class AppModule {

@@ -25,6 +25,11 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
     status: 409,
     description: 'The first request with this Idempotency-Key is still running; retry later.',
   },
+  range_too_large: {
+    status: 400,
+    description: 'The telemetry range [from, to) is longer than the configured maximum (TELEMETRY_MAX_RANGE_DAYS).',
+  },
+  alarm_already_resolved: { status: 409, description: 'PATCH `{"resolved": false}` on a resolved alarm: alarms are not reopened.' },
   payload_too_large: { status: 413, description: 'The request body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, description: 'The request body is not JSON (or form-encoded for the token).' },
   rate_limited: { status: 429, description: 'Too many requests; wait for Retry-After seconds.' },

@@ -1,5 +1,14 @@
 import { PlatformCore1763769600000 } from './1763769600000-PlatformCore';
 import { Outbox1763769600001 } from './1763769600001-Outbox';
+import { Devices1763769800000 } from './1763769800000-Devices';
+import { TelemetryPoints1763769800001 } from './1763769800001-TelemetryPoints';
+import { Alarms1763769800002 } from './1763769800002-Alarms';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
-export const MIGRATIONS = [PlatformCore1763769600000, Outbox1763769600001];
+export const MIGRATIONS = [
+  PlatformCore1763769600000,
+  Outbox1763769600001,
+  Devices1763769800000,
+  TelemetryPoints1763769800001,
+  Alarms1763769800002,
+];

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { Account, ApiCredential } from '@app/database';
 import { ALL_SCOPES, READ_SCOPES } from '../auth/scopes';
 import { CredentialsService, demoSecret } from '../auth/credentials.service';
+import { seedDemoDevices } from './demo-devices';
 
 /** Fixed identifiers make the demo fixture idempotent: a re-run finds and keeps what exists. */
 export const DEMO_IDS = {
@@ -95,7 +96,7 @@ async function seedCredentials(context: DemoSeedContext): Promise<void> {
   }
 }
 
-const steps: DemoSeedStep[] = [seedAccounts, seedCredentials];
+const steps: DemoSeedStep[] = [seedAccounts, seedCredentials, seedDemoDevices];
 
 export function registerDemoSeedStep(step: DemoSeedStep): void {
   if (!steps.includes(step)) steps.push(step);
