@@ -5,6 +5,8 @@ import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
 import { registerDemoCommands } from './commands/demo.commands';
+import { registerDeviceCommands } from './commands/devices.commands';
+import { registerTelemetryCommands } from './commands/telemetry.commands';
 
 export function buildProgram(): Command {
   const program = new Command('coldchain')
@@ -14,6 +16,8 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerCredentialCommands(program);
   registerDemoCommands(program);
+  registerDeviceCommands(program);
+  registerTelemetryCommands(program);
   return program;
 }
 
