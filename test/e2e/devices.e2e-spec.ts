@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { DeviceAdminService } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
+import { assertValidOpenApiDocument } from '../support/contract';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
 import { backdateLifecycle, ingestService, minutesAgo, point, registerDevice, registerDevices } from '../support/devices';
 
@@ -20,6 +21,42 @@ describe('Devices', () => {
     stranger = await createTenant(api.app, undefined, 'Stranger');
   });
   afterAll(() => api.close());
+
+  it('documents every devices, telemetry and alarms operation with its scopes, in a valid OpenAPI document', async () => {
+    await assertValidOpenApiDocument(api.document);
+    const paths = api.document.paths as Record<string, Record<string, { security?: Array<Record<string, string[]>> }>>;
+    const scopes = (path: string, method: string) => paths[`${API}${path}`]?.[method]?.security?.[0]?.oauth2;
+    expect(
+      [
+        ['/devices/', 'get'],
+        ['/devices/{device_id}/', 'get'],
+        ['/devices/{device_id}/label/', 'patch'],
+        ['/devices/{device_id}/settings/', 'patch'],
+        ['/devices/{device_id}/status/', 'get'],
+        ['/devices/{device_id}/alarms/', 'get'],
+        ['/devices/{device_id}/maintenance/', 'get'],
+        ['/devices/{device_id}/telemetry/', 'get'],
+        ['/alarms/', 'get'],
+        ['/alarms/{alarm_id}/', 'get'],
+        ['/alarms/{alarm_id}/', 'patch'],
+      ].map(([path, method]) => [path, method, scopes(path, method)]),
+    ).toEqual([
+      ['/devices/', 'get', ['devices:read']],
+      ['/devices/{device_id}/', 'get', ['devices:read']],
+      ['/devices/{device_id}/label/', 'patch', ['devices:read', 'devices:label:write']],
+      ['/devices/{device_id}/settings/', 'patch', ['devices:read', 'devices:settings:write']],
+      ['/devices/{device_id}/status/', 'get', ['devices:read']],
+      ['/devices/{device_id}/alarms/', 'get', ['alarms:read']],
+      ['/devices/{device_id}/maintenance/', 'get', ['maintenance:read']],
+      ['/devices/{device_id}/telemetry/', 'get', ['telemetry:read']],
+      ['/alarms/', 'get', ['alarms:read']],
+      ['/alarms/{alarm_id}/', 'get', ['alarms:read']],
+      ['/alarms/{alarm_id}/', 'patch', ['alarms:write']],
+    ]);
+    const description = String((api.document.info as { description: string }).description);
+    expect(description).toContain('`range_too_large` | 400');
+    expect(description).toContain('`alarm_already_resolved` | 409');
+  });
 
   describe('GET /devices/ and detail', () => {
     it('lists only approved, non-deleted devices of the tenant, in a safe view, paged by id', async () => {
