@@ -62,12 +62,21 @@ export async function lockLifecycles(manager: EntityManager, deviceIds: string[]
   }));
 }
 
+/** Lifecycles by device, to find the one a point belongs to without scanning them all. */
+export function byDevice(lifecycles: readonly IngestLifecycle[]): Map<string, IngestLifecycle[]> {
+  const map = new Map<string, IngestLifecycle[]>();
+  for (const lifecycle of lifecycles) {
+    const list = map.get(lifecycle.deviceId);
+    if (list) list.push(lifecycle);
+    else map.set(lifecycle.deviceId, [lifecycle]);
+  }
+  return map;
+}
+
 /** The lifecycle in which a point was recorded: started_at <= recorded_at < ended_at. */
-export function lifecycleAt(lifecycles: readonly IngestLifecycle[], deviceId: string, at: Date): IngestLifecycle | null {
+export function lifecycleAt(lifecyclesOfDevice: readonly IngestLifecycle[] | undefined, at: Date): IngestLifecycle | null {
   const time = at.getTime();
   return (
-    lifecycles.find(
-      (l) => l.deviceId === deviceId && l.startedAt.getTime() <= time && (l.endedAt === null || time < l.endedAt.getTime()),
-    ) ?? null
+    lifecyclesOfDevice?.find((l) => l.startedAt.getTime() <= time && (l.endedAt === null || time < l.endedAt.getTime())) ?? null
   );
 }

@@ -3,7 +3,7 @@ import type { AlarmRecord } from '../alarms/alarm-record';
 import { loadPresetThresholds } from '../devices/alert-preset-thresholds';
 import { effectiveThresholds } from '../devices/device-settings';
 import { evaluateGeofences } from './geofence-evaluator';
-import { lifecycleAt, lockLifecycles, type IngestLifecycle } from './ingest-lifecycles';
+import { byDevice, lifecycleAt, lockLifecycles, type IngestLifecycle } from './ingest-lifecycles';
 import { defaultIngestCollaborators, type IngestCollaborators } from './ingest-wiring';
 import { TelemetryPartitions } from './telemetry-partitions';
 import { parseTelemetryPoint, type TelemetryPoint } from './telemetry-point';
@@ -91,9 +91,10 @@ export class TelemetryIngestService {
     await this.partitions.ensure(batch.map((b) => b.point.recordedAt));
     const raised = await this.dataSource.transaction(async (manager) => {
       const lifecycles = await lockLifecycles(manager, [...new Set(batch.map((b) => b.point.deviceId))]);
+      const lifecyclesByDevice = byDevice(lifecycles);
       const assigned: StoredPoint[] = [];
       for (const { index, point } of batch) {
-        const lifecycle = lifecycleAt(lifecycles, point.deviceId, point.recordedAt);
+        const lifecycle = lifecycleAt(lifecyclesByDevice.get(point.deviceId), point.recordedAt);
         if (lifecycle) assigned.push({ ...point, lifecycleId: lifecycle.id });
         else result.rejections.push({ index, reason: NO_OWNER_REASON });
       }
