@@ -3,6 +3,7 @@ export * from './auth/secret-hash';
 export * from './auth/credentials.service';
 export * from './accounts/accounts-admin.service';
 export * from './demo/demo-seed';
+export * from './formats';
 export * from './demo/demo-devices';
 export * from './alarms/alarm-enums';
 export * from './alarms/alarm-record';

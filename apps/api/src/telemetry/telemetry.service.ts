@@ -7,7 +7,7 @@ import { DevicesService } from '../devices/devices.service';
 import type { TelemetryBucketDto, TelemetryPointDto } from './dto/telemetry-point.dto';
 import type { TelemetryQueryDto } from './dto/telemetry-query.dto';
 import { BUCKET_WIDTHS, bucketWindow } from './telemetry-buckets';
-import { resolveRange } from './telemetry-range';
+import { resolveRange, type TimeRange } from './telemetry-range';
 import { TelemetryRepository, type BucketRow, type PointRow, type TelemetryScope } from './telemetry.repository';
 
 export function presentPoint(row: PointRow): TelemetryPointDto {
@@ -60,8 +60,8 @@ export class TelemetryService {
     return { accountId, deviceId: device.id, lifecycleId: device.lifecycle_id };
   }
 
-  range(query: TelemetryQueryDto, now = new Date()) {
-    return resolveRange(query, now, this.config.telemetryMaxRangeDays);
+  private range(query: TelemetryQueryDto): TimeRange {
+    return resolveRange(query, new Date(), this.config.telemetryMaxRangeDays);
   }
 
   /** Up to limit + 1 points (the extra one tells the paginator there is a next page). */

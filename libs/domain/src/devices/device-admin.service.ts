@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
+import { UUID_PATTERN } from '../formats';
 
 export class DeviceInputError extends Error {}
 
@@ -28,7 +29,6 @@ export interface TransferResult {
 }
 
 export const MAX_REGISTER_COUNT = 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const digits = (length: number): string => Array.from({ length }, () => randomInt(10)).join('');
 
@@ -122,7 +122,7 @@ export class DeviceAdminService {
   }
 
   private requireUuid(value: string, what: string): void {
-    if (!UUID.test(value)) throw new DeviceInputError(`not a ${what} id: ${value}`);
+    if (!UUID_PATTERN.test(value)) throw new DeviceInputError(`not a ${what} id: ${value}`);
   }
 
   private async requireAccount(accountId: string): Promise<void> {

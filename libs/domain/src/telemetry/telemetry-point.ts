@@ -1,3 +1,5 @@
+import { UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '../formats';
+
 /** One measurement of a device (DESIGN §6). Missing measurements are null. */
 export interface TelemetryPoint {
   deviceId: string;
@@ -26,9 +28,6 @@ const RANGES: Record<Measurement | 'latitude' | 'longitude', [number, number]> =
 };
 
 const FIELDS = new Set(['device_id', 'recorded_at', ...Object.keys(RANGES)]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** ISO 8601 with an explicit zone: a local time would be ambiguous. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Points stamped further ahead than this are refused: the device clock is wrong. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -43,8 +42,8 @@ export function parseTelemetryPoint(value: unknown, now: Date = new Date()): Par
   const input = value as Record<string, unknown>;
   const unknown = Object.keys(input).filter((key) => !FIELDS.has(key));
   if (unknown.length > 0) return refuse(`unknown field(s): ${unknown.join(', ')}`);
-  if (typeof input.device_id !== 'string' || !UUID.test(input.device_id)) return refuse('device_id must be a UUID');
-  if (typeof input.recorded_at !== 'string' || !TIMESTAMP.test(input.recorded_at)) {
+  if (typeof input.device_id !== 'string' || !UUID_PATTERN.test(input.device_id)) return refuse('device_id must be a UUID');
+  if (typeof input.recorded_at !== 'string' || !ZONED_TIMESTAMP_PATTERN.test(input.recorded_at)) {
     return refuse('recorded_at must be an ISO 8601 timestamp with a time zone');
   }
   const recordedAt = new Date(input.recorded_at);

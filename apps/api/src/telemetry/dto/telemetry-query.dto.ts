@@ -1,21 +1,20 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 import { PageQueryDto } from '../../common/paging';
 import { BUCKET_NAMES, type BucketName } from '../telemetry-buckets';
 
 export const TELEMETRY_DEFAULT_PAGE_SIZE = 100;
 export const TELEMETRY_MAX_PAGE_SIZE = 1000;
 
-/** ISO 8601 with an explicit zone (`Z` or an offset): a local time would be ambiguous. */
-const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 function Timestamp(description: string): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     ApiPropertyOptional({ type: String, format: 'date-time', description }),
     IsOptional(),
     IsISO8601({ strict: true }),
-    Matches(ZONED, { message: '$property must be an ISO 8601 timestamp with a time zone' }),
+    Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' }),
   ];
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
