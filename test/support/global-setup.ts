@@ -15,6 +15,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.AMQP_PREFIX = uniqueName('cc_test');
   process.env.NODE_ENV = 'test';
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+  // Suites that exercise the gateway queue start its consumer themselves.
+  process.env.INGEST_CONSUMER = 'off';
   const dataSource = createDataSource(loadConfig().databaseUrl, 2);
   await dataSource.initialize();
   try {

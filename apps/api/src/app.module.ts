@@ -5,12 +5,14 @@ import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { AccountsModule } from './accounts/accounts.module';
 import { AlertPresetsModule } from './alert-presets/alert-presets.module';
+import { AlarmsModule } from './alarms/alarms.module';
 import { ApiIndexController } from './api-index/api-index.controller';
 import { AuthModule } from './auth/auth.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { CommonModule } from './common/common.module';
 import { ProblemDetailsFilter } from './common/problem-details.filter';
 import { ConfigModule } from './config/config.module';
+import { DevicesModule } from './devices/devices.module';
 import { HealthModule } from './health/health.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { LocationsModule } from './locations/locations.module';
@@ -20,6 +22,7 @@ import { SchemaController } from './openapi/schema.controller';
 import { PagesModule } from './pages/pages.module';
 import { ReceiversModule } from './receivers/receivers.module';
 import { ShipmentTemplatesModule } from './shipment-templates/shipment-templates.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 import { UsersModule } from './users/users.module';
 
 /** Resource modules of API v1; each feature adds its module here. */
@@ -33,6 +36,9 @@ export const FEATURE_MODULES = [
   UsersModule,
   InvitationsModule,
   PagesModule,
+  DevicesModule,
+  TelemetryModule,
+  AlarmsModule,
 ];
 
 @Module({})

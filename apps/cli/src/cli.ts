@@ -4,6 +4,8 @@ import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
 import { registerDemoCommands } from './commands/demo.commands';
+import { registerDeviceCommands } from './commands/devices.commands';
+import { registerTelemetryCommands } from './commands/telemetry.commands';
 
 export function buildProgram(): Command {
   const program = new Command('coldchain')
@@ -13,6 +15,8 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerCredentialCommands(program);
   registerDemoCommands(program);
+  registerDeviceCommands(program);
+  registerTelemetryCommands(program);
   return program;
 }
 

@@ -29,6 +29,8 @@ export interface AppConfig {
   secretsKey: Buffer;
   cursorKey: Buffer;
   telemetryMaxRangeDays: number;
+  /** Whether the api consumes the gateway telemetry queue (INGEST_CONSUMER, default on; `off` disables). */
+  ingestConsumer: boolean;
   webhookRetryScheduleSeconds: number[];
   webhookAllowPrivateTargets: boolean;
   smtpUrl: string | undefined;
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     secretsKey,
     cursorKey: createHash('sha256').update(`cursor:${jwtSigningKeys[0].secret}`).digest(),
     telemetryMaxRangeDays: integer(env, 'TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
+    ingestConsumer: (env.INGEST_CONSUMER ?? '').toLowerCase() !== 'off',
     webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     smtpUrl: env.SMTP_URL || undefined,

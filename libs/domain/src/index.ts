@@ -5,3 +5,31 @@ export * from './accounts/accounts-admin.service';
 export * from './demo/demo-seed';
 export * from './geo';
 export * from './users';
+export * from './formats';
+export * from './demo/demo-devices';
+export * from './alarms/alarm-enums';
+export * from './alarms/alarm-record';
+export * from './alarms/alarm-writer';
+export * from './devices/device-settings';
+export * from './devices/alert-preset-thresholds';
+export * from './devices/device-admin.service';
+export * from './shipments/active-shipment-lookup';
+export {
+  type GeoPosition,
+  type CircleShape,
+  type PolygonShape,
+  type MultiPolygonShape,
+  type GeofenceShape,
+  type Geofence as TrackedGeofence,
+  type GeofenceTransitions,
+  distanceMeters,
+  shapeContains,
+  detectGeofenceTransitions,
+} from './telemetry/geofence';
+export * from './telemetry/geofence-source';
+export * from './telemetry/ingest-topology';
+export * from './telemetry/ingest-wiring';
+export * from './telemetry/telemetry-point';
+export * from './telemetry/telemetry-partitions';
+export * from './telemetry/telemetry-ingest.service';
+export * from './telemetry/threshold-rules';

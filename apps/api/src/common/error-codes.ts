@@ -35,6 +35,11 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   already_invited: { status: 409, description: 'The e-mail address already has a pending invitation to this account.' },
   invitation_already_accepted: { status: 409, description: 'The invitation was accepted and can no longer be revoked.' },
   email_delivery_failed: { status: 503, description: 'The invitation e-mail could not be sent; nothing was created. Retry later.' },
+  range_too_large: {
+    status: 400,
+    description: 'The telemetry range [from, to) is longer than the configured maximum (TELEMETRY_MAX_RANGE_DAYS).',
+  },
+  alarm_already_resolved: { status: 409, description: 'PATCH `{"resolved": false}` on a resolved alarm: alarms are not reopened.' },
   payload_too_large: { status: 413, description: 'The request body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, description: 'The request body is not JSON (or form-encoded for the token).' },
   rate_limited: { status: 429, description: 'Too many requests; wait for Retry-After seconds.' },

@@ -2,6 +2,17 @@ import { PlatformCore1763769600000 } from './1763769600000-PlatformCore';
 import { Outbox1763769600001 } from './1763769600001-Outbox';
 import { Catalogue1763769700000 } from './1763769700000-Catalogue';
 import { Users1763769700001 } from './1763769700001-Users';
+import { Devices1763769800000 } from './1763769800000-Devices';
+import { TelemetryPoints1763769800001 } from './1763769800001-TelemetryPoints';
+import { Alarms1763769800002 } from './1763769800002-Alarms';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
-export const MIGRATIONS = [PlatformCore1763769600000, Outbox1763769600001, Catalogue1763769700000, Users1763769700001];
+export const MIGRATIONS = [
+  PlatformCore1763769600000,
+  Outbox1763769600001,
+  Catalogue1763769700000,
+  Users1763769700001,
+  Devices1763769800000,
+  TelemetryPoints1763769800001,
+  Alarms1763769800002,
+];

@@ -4,6 +4,7 @@ import { ALL_SCOPES, READ_SCOPES } from '../auth/scopes';
 import { CredentialsService, demoSecret } from '../auth/credentials.service';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { seedDemoUsers } from './demo-users';
+import { seedDemoDevices } from './demo-devices';
 
 /** Fixed identifiers make the demo fixture idempotent: a re-run finds and keeps what exists. */
 export const DEMO_IDS = {
@@ -97,7 +98,7 @@ async function seedCredentials(context: DemoSeedContext): Promise<void> {
   }
 }
 
-const steps: DemoSeedStep[] = [seedAccounts, seedCredentials, seedDemoUsers, seedDemoCatalogue];
+const steps: DemoSeedStep[] = [seedAccounts, seedCredentials, seedDemoUsers, seedDemoCatalogue, seedDemoDevices];
 
 export function registerDemoSeedStep(step: DemoSeedStep): void {
   if (!steps.includes(step)) steps.push(step);

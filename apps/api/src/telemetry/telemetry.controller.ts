@@ -1,0 +1,67 @@
+import { applyDecorators, Get, Query, Req } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { CurrentAccount, Scopes } from '../auth/auth.decorators';
+import type { AuthenticatedRequest } from '../auth/principal';
+import { problemResponse } from '../common/openapi-responses';
+import { Paginator } from '../common/paginator';
+import { PageLinksDto, type Page } from '../common/paging';
+import { UuidParam } from '../common/params';
+import { PublicApiController } from '../common/public-api-controller';
+import { TelemetryBucketDto, TelemetryPointDto } from './dto/telemetry-point.dto';
+import { TELEMETRY_DEFAULT_PAGE_SIZE, TelemetryQueryDto } from './dto/telemetry-query.dto';
+import { BUCKET_WIDTHS } from './telemetry-buckets';
+import { presentBucket, presentPoint, TelemetryService } from './telemetry.service';
+
+/** `{data, links}` whose items are raw points, or buckets when `bucket` is given. */
+const ApiTelemetryPage = (): MethodDecorator =>
+  applyDecorators(
+    ApiExtraModels(TelemetryPointDto, TelemetryBucketDto, PageLinksDto),
+    ApiOkResponse({
+      description: 'A page of points in time order; with `bucket`, a page of consecutive buckets (empty ones included, count 0).',
+      schema: {
+        type: 'object',
+        required: ['data', 'links'],
+        properties: {
+          data: { type: 'array', items: { anyOf: [{ $ref: getSchemaPath(TelemetryPointDto) }, { $ref: getSchemaPath(TelemetryBucketDto) }] } },
+          links: { $ref: getSchemaPath(PageLinksDto) },
+        },
+      },
+    }),
+  );
+
+@PublicApiController('devices', 'Telemetry')
+export class TelemetryController {
+  constructor(
+    private readonly telemetry: TelemetryService,
+    private readonly paginator: Paginator,
+  ) {}
+
+  @Get(':device_id/telemetry')
+  @Scopes('telemetry:read')
+  @ApiOperation({
+    summary: 'Measurements of the device in [from, to)',
+    description:
+      'Only points of the tenant’s ownership of the device. `from`/`to` are ISO 8601 with a zone; the default range is the last 24 hours; ' +
+      'a range longer than the configured maximum (TELEMETRY_MAX_RANGE_DAYS, default 31 days) is a 400 `range_too_large`. ' +
+      `Page size: \`limit\` up to 1000 (default ${TELEMETRY_DEFAULT_PAGE_SIZE}). ` +
+      '`bucket` (1m, 5m, 15m, 1h, 6h, 1d) downsamples: per bucket the number of points and min/avg/max of each measurement (location is not aggregated).',
+  })
+  @ApiTelemetryPage()
+  @ApiResponse(problemResponse(404, 'No such device in this account (`not_found`).'))
+  async list(
+    @Req() request: AuthenticatedRequest,
+    @UuidParam('device_id') deviceId: string,
+    @Query() query: TelemetryQueryDto,
+    @CurrentAccount() accountId: string,
+  ): Promise<Page<TelemetryPointDto | TelemetryBucketDto>> {
+    const scope = await this.telemetry.scope(accountId, deviceId);
+    const page = this.paginator.start(request, query, TELEMETRY_DEFAULT_PAGE_SIZE);
+    const bucket = query.bucket;
+    if (bucket) {
+      const rows = await this.telemetry.buckets(scope, { ...query, bucket }, page);
+      return this.paginator.finish(request, page, rows, (b) => [b.bucket_start.toISOString()], presentBucket(BUCKET_WIDTHS[bucket]));
+    }
+    const rows = await this.telemetry.points(scope, query, page);
+    return this.paginator.finish(request, page, rows, (p) => [p.recorded_at.toISOString()], presentPoint);
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { MEASUREMENTS, type Measurement } from '@app/domain';
+
+/** The device's current lifecycle inside the tenant: the only telemetry a request may read. */
+export interface TelemetryScope {
+  accountId: string;
+  deviceId: string;
+  lifecycleId: string;
+}
+
+export interface PointRow {
+  recorded_at: Date;
+  temperature: number | null;
+  humidity: number | null;
+  light: number | null;
+  shock: number | null;
+  battery: number | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export type BucketRow = { bucket_start: Date; count: number } & {
+  [K in `${Measurement}_${'min' | 'avg' | 'max'}`]: number | null;
+};
+
+/**
+ * The lifecycle id comes from a sub-select bounded by the account, so that even a wrong
+ * lifecycle id could not read another tenant's points; the planner runs it once (InitPlan) and
+ * scans the (device_id, recorded_at) index of the months in range.
+ */
+const SCOPED_POINTS = `
+  t.device_id = $1
+  AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE id = $2 AND account_id = $3 AND device_id = $1)
+  AND t.recorded_at >= $4 AND t.recorded_at < $5`;
+
+const STATS = MEASUREMENTS.map((m) => `min(${m}) AS ${m}_min, round(avg(${m})::numeric, 3)::float8 AS ${m}_avg, max(${m}) AS ${m}_max`).join(',\n');
+
+@Injectable()
+export class TelemetryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The page query: [from, to) after the keyset position, in time order. */
+  pointsQuery(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): { sql: string; params: unknown[] } {
+    const params: unknown[] = [scope.deviceId, scope.lifecycleId, scope.accountId, from.toISOString(), to.toISOString(), limit];
+    let keyset = '';
+    if (after) {
+      params.push(after.toISOString());
+      keyset = 'AND t.recorded_at > $7';
+    }
+    return {
+      sql: `SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
+              FROM telemetry_points t
+             WHERE ${SCOPED_POINTS} ${keyset}
+             ORDER BY t.recorded_at
+             LIMIT $6`,
+      params,
+    };
+  }
+
+  async points(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): Promise<PointRow[]> {
+    const { sql, params } = this.pointsQuery(scope, from, to, after, limit);
+    return (await this.dataSource.query(sql, params)) as PointRow[];
+  }
+
+  /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
+  async buckets(scope: TelemetryScope, widthMs: number, window: { first: Date; last: Date; from: Date; to: Date }): Promise<BucketRow[]> {
+    return (await this.dataSource.query(
+      `WITH aggregated AS (
+         SELECT date_bin($6::interval, t.recorded_at, 'epoch'::timestamptz) AS bucket_start, count(*)::int AS count,
+                ${STATS}
+           FROM telemetry_points t
+          WHERE ${SCOPED_POINTS}
+          GROUP BY 1)
+       SELECT b.bucket_start, COALESCE(a.count, 0) AS count, ${MEASUREMENTS.map((m) => `a.${m}_min, a.${m}_avg, a.${m}_max`).join(', ')}
+         FROM generate_series($7::timestamptz, $8::timestamptz, $6::interval) AS b(bucket_start)
+         LEFT JOIN aggregated a ON a.bucket_start = b.bucket_start
+        ORDER BY b.bucket_start`,
+      [
+        scope.deviceId,
+        scope.lifecycleId,
+        scope.accountId,
+        window.from.toISOString(),
+        window.to.toISOString(),
+        `${widthMs / 1000} seconds`,
+        window.first.toISOString(),
+        window.last.toISOString(),
+      ],
+    )) as BucketRow[];
+  }
+}

@@ -1,0 +1,62 @@
+import type { EntityManager } from 'typeorm';
+import type { AlarmRecord } from '../alarms/alarm-record';
+import { raiseAlarm } from '../alarms/alarm-writer';
+import { detectGeofenceTransitions, type GeoPosition } from './geofence';
+import type { GeofenceContext, GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from './geofence-source';
+import type { IngestLifecycle } from './ingest-lifecycles';
+import type { StoredPoint } from './telemetry-writer';
+
+/**
+ * Walks the batch's new positions of one lifecycle in time order, starting from the last known
+ * position, and reports each geofence crossing (alarms where the geofence asks for one). Points
+ * older than the last known position are stored but not walked: that part of the track was
+ * already judged when it was the newest.
+ */
+export async function evaluateGeofences(
+  manager: EntityManager,
+  lifecycle: IngestLifecycle,
+  points: readonly StoredPoint[],
+  context: GeofenceContext,
+  source: GeofenceSource,
+  sink: GeofenceCrossingSink,
+): Promise<AlarmRecord[]> {
+  if (!lifecycle.sensors.location) return [];
+  const since = lifecycle.location?.at.getTime() ?? Number.NEGATIVE_INFINITY;
+  const track = points
+    .filter((p) => p.latitude !== null && p.longitude !== null && p.recordedAt.getTime() > since)
+    .sort((a, b) => a.recordedAt.getTime() - b.recordedAt.getTime());
+  if (track.length === 0) return [];
+  const geofences = await source.geofencesFor(manager, context);
+  if (geofences.length === 0) return [];
+
+  const crossings: GeofenceCrossing[] = [];
+  let previous: GeoPosition | null = lifecycle.location;
+  for (const point of track) {
+    const position = { latitude: point.latitude as number, longitude: point.longitude as number };
+    const transitions = detectGeofenceTransitions(previous, position, geofences);
+    for (const geofence of transitions.entered) crossings.push({ context, geofence, direction: 'entered', position, recordedAt: point.recordedAt });
+    for (const geofence of transitions.exited) crossings.push({ context, geofence, direction: 'exited', position, recordedAt: point.recordedAt });
+    previous = position;
+  }
+
+  const raised: AlarmRecord[] = [];
+  for (const crossing of crossings) {
+    const wanted = crossing.direction === 'entered' ? crossing.geofence.alarmOnEntry : crossing.geofence.alarmOnExit;
+    if (!wanted) continue;
+    const alarm = await raiseAlarm(manager, {
+      accountId: context.accountId,
+      deviceId: context.deviceId,
+      lifecycleId: context.lifecycleId,
+      shipmentId: context.shipmentId,
+      type: 'GEOFENCE',
+      severity: 'INFO',
+      source: 'GEOFENCE',
+      message: `${crossing.direction === 'entered' ? 'Entered' : 'Left'} geofence ${crossing.geofence.name}.`,
+      triggeredAt: crossing.recordedAt,
+      geofenceId: crossing.geofence.id,
+    });
+    if (alarm) raised.push(alarm);
+  }
+  if (crossings.length > 0) await sink.record(manager, crossings);
+  return raised;
+}

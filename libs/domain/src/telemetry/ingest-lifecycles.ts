@@ -1,0 +1,82 @@
+import type { EntityManager } from 'typeorm';
+import { toSensors, toThresholds, type Sensors, type Thresholds } from '../devices/device-settings';
+import type { GeoPosition } from './geofence';
+
+/** A device lifecycle as ingestion needs it, locked for the duration of the batch. */
+export interface IngestLifecycle {
+  id: string;
+  deviceId: string;
+  accountId: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  sensors: Sensors;
+  thresholds: Thresholds;
+  alertPresetId: string | null;
+  /** Last known location before this batch (geofence transitions start from it). */
+  location: (GeoPosition & { at: Date }) | null;
+}
+
+interface LifecycleRow {
+  id: string;
+  device_id: string;
+  account_id: string;
+  started_at: Date;
+  ended_at: Date | null;
+  sensors: unknown;
+  thresholds: unknown;
+  alert_preset_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  location_at: Date | null;
+}
+
+/**
+ * Every lifecycle of these devices (approved, not deleted), locked in id order so that
+ * concurrent batches touching the same devices queue instead of deadlocking, and so that a
+ * transfer cannot end a lifecycle while its points are being stored.
+ */
+export async function lockLifecycles(manager: EntityManager, deviceIds: string[]): Promise<IngestLifecycle[]> {
+  const rows = (await manager.query(
+    `SELECT l.id, l.device_id, l.account_id, l.started_at, l.ended_at, l.sensors, l.thresholds, l.alert_preset_id,
+            l.latitude, l.longitude, l.location_at
+       FROM device_lifecycles l
+       JOIN devices d ON d.id = l.device_id
+      WHERE l.device_id = ANY($1::uuid[]) AND d.approval_status = 'approved' AND d.deleted_at IS NULL
+      ORDER BY l.id
+        FOR NO KEY UPDATE OF l`,
+    [deviceIds],
+  )) as LifecycleRow[];
+  return rows.map((row) => ({
+    id: row.id,
+    deviceId: row.device_id,
+    accountId: row.account_id,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    sensors: toSensors(row.sensors),
+    thresholds: toThresholds(row.thresholds),
+    alertPresetId: row.alert_preset_id,
+    location:
+      row.latitude !== null && row.longitude !== null && row.location_at
+        ? { latitude: row.latitude, longitude: row.longitude, at: row.location_at }
+        : null,
+  }));
+}
+
+/** Lifecycles by device, to find the one a point belongs to without scanning them all. */
+export function byDevice(lifecycles: readonly IngestLifecycle[]): Map<string, IngestLifecycle[]> {
+  const map = new Map<string, IngestLifecycle[]>();
+  for (const lifecycle of lifecycles) {
+    const list = map.get(lifecycle.deviceId);
+    if (list) list.push(lifecycle);
+    else map.set(lifecycle.deviceId, [lifecycle]);
+  }
+  return map;
+}
+
+/** The lifecycle in which a point was recorded: started_at <= recorded_at < ended_at. */
+export function lifecycleAt(lifecyclesOfDevice: readonly IngestLifecycle[] | undefined, at: Date): IngestLifecycle | null {
+  const time = at.getTime();
+  return (
+    lifecyclesOfDevice?.find((l) => l.startedAt.getTime() <= time && (l.endedAt === null || time < l.endedAt.getTime())) ?? null
+  );
+}

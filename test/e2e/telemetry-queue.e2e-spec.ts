@@ -1,0 +1,128 @@
+import { connect, type ChannelModel, type ConfirmChannel, type GetMessage } from 'amqplib';
+import type { DataSource } from 'typeorm';
+import { REJECTION_REASON_HEADER, REJECTIONS_HEADER } from '@app/domain';
+import { TelemetryQueueConsumer } from '../../apps/api/src/telemetry/telemetry-queue.consumer';
+import { startApi, type TestApi } from '../support/api';
+import { createTenant, dataSourceOf } from '../support/fixtures';
+import { backdateLifecycle, point, registerDevice } from '../support/devices';
+
+const T0 = new Date('2025-07-01T00:00:00.000Z');
+const at = (minutes: number): Date => new Date(T0.getTime() + minutes * 60_000);
+
+/** Polls until `probe` returns a value (the broker and consumer work asynchronously). */
+async function eventually<T>(probe: () => Promise<T | null | undefined | false>, what: string, attempts = 200): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('Gateway telemetry queue (RabbitMQ)', () => {
+  let api: TestApi;
+  let db: DataSource;
+  let consumer: TelemetryQueueConsumer;
+  let broker: ChannelModel;
+  let channel: ConfirmChannel;
+  let accountId: string;
+
+  beforeAll(async () => {
+    api = await startApi();
+    db = dataSourceOf(api.app);
+    consumer = api.app.get(TelemetryQueueConsumer);
+    await consumer.start();
+    broker = await connect(api.config.amqpUrl);
+    channel = await broker.createConfirmChannel();
+    accountId = (await createTenant(api.app)).accountId;
+  });
+
+  afterAll(async () => {
+    await consumer.stop();
+    const t = consumer.topology;
+    await channel.deleteQueue(t.queue);
+    await channel.deleteQueue(t.deadLetterQueue);
+    await channel.deleteExchange(t.exchange);
+    await channel.deleteExchange(t.deadLetterExchange);
+    await broker.close();
+    await api.close();
+  });
+
+  async function device(): Promise<string> {
+    const registered = await registerDevice(db, accountId);
+    await backdateLifecycle(db, registered.id, at(-60));
+    return registered.id;
+  }
+
+  async function publish(body: unknown, messageId: string): Promise<void> {
+    const content = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    channel.publish(consumer.topology.exchange, 'gateway.eu-1', content, { persistent: true, contentType: 'application/json', messageId });
+    await channel.waitForConfirms();
+  }
+
+  const stored = async (deviceId: string): Promise<number> =>
+    (await db.query('SELECT count(*)::int AS n FROM telemetry_points WHERE device_id = $1', [deviceId]))[0].n;
+
+  const dead = new Map<string, GetMessage>();
+  async function deadLettered(messageId: string): Promise<GetMessage> {
+    return eventually(async () => {
+      for (let message = await channel.get(consumer.topology.deadLetterQueue, { noAck: true }); message; message = await channel.get(consumer.topology.deadLetterQueue, { noAck: true })) {
+        dead.set(String(message.properties.messageId), message);
+      }
+      return dead.get(messageId);
+    }, `dead letter ${messageId}`);
+  }
+
+  it('declares durable, prefixed names and reports the broker in readiness', async () => {
+    const t = consumer.topology;
+    expect(t.queue.startsWith(`${process.env.AMQP_PREFIX}.`)).toBe(true);
+    const queue = await channel.checkQueue(t.queue);
+    expect(queue.consumerCount).toBe(1);
+    const ready = await api.raw.get('/health/ready').expect(200);
+    expect(ready.body.checks.broker).toBe('ok');
+  });
+
+  it('stores single points and batches, and acknowledges them', async () => {
+    const id = await device();
+    await publish(point(id, at(0), { temperature: 4.5 }), 'single');
+    await publish({ points: [point(id, at(1), { temperature: 5 }), point(id, at(2), { temperature: 5.5, battery: 88 })] }, 'batch');
+    await eventually(async () => (await stored(id)) === 3, 'three points');
+    await eventually(async () => (await channel.checkQueue(consumer.topology.queue)).messageCount === 0, 'an empty queue');
+    const [status] = await db.query('SELECT last_seen_at, battery FROM device_lifecycles WHERE device_id = $1', [id]);
+    expect(status).toEqual({ last_seen_at: at(2), battery: 88 });
+  });
+
+  it('is idempotent when a gateway sends the same message twice', async () => {
+    const id = await device();
+    const body = { points: [point(id, at(0), { temperature: 4 }), point(id, at(5), { temperature: 4 })] };
+    await publish(body, 'dup-1');
+    await publish(body, 'dup-2');
+    await publish(point(id, at(10), { temperature: 4 }), 'dup-marker');
+    await eventually(async () => (await stored(id)) === 3, 'the marker point');
+    expect(await stored(id)).toBe(3);
+  });
+
+  it('dead-letters unreadable messages with the reason in the headers', async () => {
+    await publish('{"points": [', 'broken-json');
+    await publish({ points: [] }, 'empty-batch');
+    await publish([1, 2], 'array');
+    expect((await deadLettered('broken-json')).properties.headers?.[REJECTION_REASON_HEADER]).toBe('message body is not valid JSON');
+    expect((await deadLettered('empty-batch')).properties.headers?.[REJECTION_REASON_HEADER]).toBe('"points" must be a non-empty array');
+    const array = await deadLettered('array');
+    expect(array.properties.headers?.[REJECTION_REASON_HEADER]).toBe('message must be a point object or {"points": [...]}');
+    expect(array.content.toString()).toBe('[1,2]');
+    expect(array.properties.headers?.['x-original-routing-key']).toBe('gateway.eu-1');
+  });
+
+  it('keeps the valid points of a partly refused batch and dead-letters the message with each refusal', async () => {
+    const id = await device();
+    await publish({ points: [point(id, at(0), { temperature: 4 }), point(id, at(1), { temperature: 999 }), { device_id: id }] }, 'partial');
+    const message = await deadLettered('partial');
+    expect(message.properties.headers?.[REJECTION_REASON_HEADER]).toBe('2 of 3 point(s) refused; first: temperature must be between -100 and 150');
+    expect(JSON.parse(String(message.properties.headers?.[REJECTIONS_HEADER]))).toEqual([
+      { index: 1, reason: 'temperature must be between -100 and 150' },
+      { index: 2, reason: 'recorded_at must be an ISO 8601 timestamp with a time zone' },
+    ]);
+    expect(await stored(id)).toBe(1);
+  });
+});
