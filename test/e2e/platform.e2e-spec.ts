@@ -74,6 +74,21 @@ describe('platform conventions: errors, validation, paging, index, schema, opera
       const missing = await api.raw.get(`${API}/no-such-thing/`).set(tenant.auth).expect(404);
       expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(missing.body.code).toBe('not_found');
+      const text = await api.raw
+        .patch(`${API}/accounts/${tenant.accountId}/`)
+        .set(tenant.auth)
+        .set('Content-Type', 'text/plain')
+        .send('{"city": "Izmir"}')
+        .expect(415);
+      expect(text.body.code).toBe('unsupported_media_type');
+      const form = await api.raw.patch(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).type('form').send({ city: 'Izmir' }).expect(415);
+      expect(form.body.code).toBe('unsupported_media_type');
+      for (const body of ['{"__proto__": {"admin": true}, "city": "Izmir"}', '{"address": {"constructor": {"prototype": {"x": 1}}}}']) {
+        const polluted = await api.raw.patch(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).set('Content-Type', 'application/json').send(body).expect(400);
+        expect(polluted.body.errors[0].code).toBe('forbidden_key');
+      }
+      const unchanged = await api.http.get(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).expect(200);
+      expect(unchanged.body.city).not.toBe('Izmir');
       const array = await api.raw.patch(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).send([1, 2]).expect(400);
       expect(array.body.code).toBe('validation_failed');
     });

@@ -4,6 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
 import { createDataSource, runMigrationsLocked } from '@app/database';
 import { AppModule } from './app.module';
+import { rejectPrototypeKeys, requireJsonBodies } from './common/body-guards';
 import { API_PREFIX } from './common/public-api-controller';
 import { createValidationPipe } from './common/validation';
 import { createLogger, PinoNestLogger, type AppLogger } from './observability/logger';
@@ -36,8 +37,10 @@ export async function createApiApp(config: AppConfig, logger: AppLogger = create
   app.use(requestId());
   app.use(requestLogger(logger));
   app.use(app.get(Metrics).middleware());
+  app.use(requireJsonBodies());
   app.useBodyParser('json', { limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
+  app.use(rejectPrototypeKeys());
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
 
