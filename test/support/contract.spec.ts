@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import AjvCore from 'ajv/dist/core';
 import { assertValidOpenApiDocument, ContractValidator, type ContractResponse } from './contract';
 
