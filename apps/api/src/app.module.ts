@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
 import { LOGGER, type AppLogger } from './observability/logger';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
+import { OutboxModule } from './outbox/outbox.module';
 import { SchemaController } from './openapi/schema.controller';
 
 /** Resource modules of API v1; each feature adds its module here. */
@@ -28,6 +29,7 @@ export class AppModule {
         CommonModule,
         HealthModule,
         AuthModule,
+        OutboxModule.forRoot(logger),
         ...FEATURE_MODULES,
       ],
       controllers: [ApiIndexController, SchemaController],
