@@ -5,6 +5,7 @@ import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
 import { registerDemoCommands } from './commands/demo.commands';
+import { registerWebhookCommands } from './commands/webhooks.commands';
 
 export function buildProgram(): Command {
   const program = new Command('coldchain')
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerCredentialCommands(program);
   registerDemoCommands(program);
+  registerWebhookCommands(program);
   return program;
 }
 
