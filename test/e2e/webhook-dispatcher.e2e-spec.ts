@@ -423,6 +423,9 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
   });
 
   it('serves /health/live, /health/ready (database, broker) and /metrics', async () => {
+    const hook = await endpoint('/metrics');
+    const test = await service.sendTestEvent(hook.account_id, hook.id);
+    await waitFor('an attempt by this instance', async () => (await deliveries(hook.id)).find((d) => d.id === test.webhook_delivery_id && d.status === 'succeeded'));
     const server = dispatcher.getHttpServer();
     await request(server).get('/health/live').expect(200, { status: 'ok' });
     await waitFor('broker readiness', async () => (await request(server).get('/health/ready')).status === 200);

@@ -23,7 +23,8 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
   static forRoot(config: AppConfig, logger: AppLogger, options: DispatcherOptions = {}): DynamicModule {
     return {
       module: DispatcherModule,
-      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl))],
+      // Attempts hold a connection only to record their outcome; a quarter of the slots is plenty.
+      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4))))],
       controllers: [HealthController],
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },
@@ -38,7 +39,8 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
             new WebhookSender({
               timeoutMs: config.webhookTimeoutMs,
               allowPrivateTargets: config.webhookAllowPrivateTargets,
-              maxSocketsPerOrigin: config.webhookConcurrencyPerEndpoint,
+              // Several endpoints may share an origin; the worker bounds what is in flight per endpoint.
+              maxSocketsPerOrigin: config.webhookConcurrency,
               ca: options.ca,
             }),
         },

@@ -35,6 +35,10 @@ export interface RecordedAttempt {
 
 export const ATTEMPTS_KEPT_PER_ENDPOINT = 100;
 
+const INSERT_ATTEMPT = `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                 attempted_at, outcome, status_code, error, duration_ms)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
 /** The dispatcher's SQL: fan-out, claiming due deliveries, recording attempts. */
 export class DeliveryStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -105,27 +109,52 @@ export class DeliveryStore {
   }
 
   /**
-   * Logs the attempt and applies its consequences in one transaction: the endpoint's consecutive
-   * failure count (a success resets it; the 20th failure disables the endpoint and cancels its
-   * pending deliveries), the delivery's new state, and the prune to the last 100 attempts. Locks
-   * the endpoint row before any delivery row, like `disable` does, so the two cannot deadlock.
+   * Logs the attempt and applies its consequences atomically: the endpoint's consecutive failure
+   * count (a success resets it; the 20th failure disables the endpoint and cancels its pending
+   * deliveries), the delivery's new state, and the prune to the last 100 attempts.
    */
   async recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
+    return plan.outcome === 'succeeded' ? this.recordSuccess(delivery, result) : this.recordFailure(delivery, result, plan);
+  }
+
+  /** The common case as one statement: one round trip, one implicit transaction. */
+  private async recordSuccess(delivery: ClaimedDelivery, result: AttemptResult): Promise<RecordedAttempt> {
+    const { rows } = await execSql<{ applied: boolean }>(
+      this.dataSource,
+      `WITH endpoint AS (
+         UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $3 AND consecutive_failures <> 0 RETURNING id
+       ), delivery AS (
+         UPDATE webhook_deliveries
+            SET attempts = attempts + 1, last_attempt_at = $8, last_status_code = $10, last_error = $11,
+                status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+          WHERE id = $4 AND status = 'pending' AND attempts = $13 RETURNING id
+       ), attempt AS (
+         ${INSERT_ATTEMPT} RETURNING id
+       ), pruned AS (
+         -- the statement's snapshot does not see the new attempt: keep 99 older ones
+         DELETE FROM webhook_attempts WHERE id IN (
+           SELECT id FROM webhook_attempts WHERE endpoint_id = $3 ORDER BY attempted_at DESC, id DESC OFFSET $14 LIMIT 1000)
+         RETURNING id
+       )
+       SELECT EXISTS (SELECT 1 FROM delivery) AS applied`,
+      [...this.attemptParams(delivery, result, 'succeeded'), delivery.attempts, ATTEMPTS_KEPT_PER_ENDPOINT - 1],
+    );
+    return { applied: Boolean(rows[0]?.applied), disabledEndpoint: false };
+  }
+
+  /**
+   * A failure may disable the endpoint, so it runs as a transaction that locks the endpoint row
+   * before any delivery row, in the same order as `disable`, so the two cannot deadlock.
+   */
+  private async recordFailure(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
     return this.dataSource.transaction(async (manager) => {
-      let reachedLimit = false;
-      if (plan.outcome === 'succeeded') {
-        await execSql(manager, 'UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0', [
-          delivery.endpoint_id,
-        ]);
-      } else {
-        const { rows } = await execSql<{ consecutive_failures: number; enabled: boolean }>(
-          manager,
-          `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1
-           RETURNING consecutive_failures, enabled`,
-          [delivery.endpoint_id],
-        );
-        reachedLimit = Boolean(rows[0]?.enabled) && (rows[0]?.consecutive_failures ?? 0) >= AUTO_DISABLE_AFTER_FAILURES;
-      }
+      const { rows } = await execSql<{ consecutive_failures: number; enabled: boolean }>(
+        manager,
+        `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1
+         RETURNING consecutive_failures, enabled`,
+        [delivery.endpoint_id],
+      );
+      const reachedLimit = Boolean(rows[0]?.enabled) && (rows[0]?.consecutive_failures ?? 0) >= AUTO_DISABLE_AFTER_FAILURES;
 
       const updated = await execSql(
         manager,
@@ -137,38 +166,34 @@ export class DeliveryStore {
         [delivery.id, result.attemptedAt, result.statusCode, result.error, plan.status, plan.nextAttemptAt, delivery.attempts],
       );
 
-      let disabledEndpoint = false;
-      if (reachedLimit) disabledEndpoint = await this.disableEndpoint(manager, delivery, result);
+      const disabledEndpoint = reachedLimit ? await this.disableEndpoint(manager, delivery, result) : false;
 
-      await execSql(
-        manager,
-        `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
-                                       attempted_at, outcome, status_code, error, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
-          result.deliveryId,
-          delivery.account_id,
-          delivery.endpoint_id,
-          delivery.id,
-          delivery.event_id,
-          delivery.event_type,
-          delivery.attempts + 1,
-          result.attemptedAt,
-          plan.outcome,
-          result.statusCode,
-          result.error,
-          result.durationMs,
-        ],
-      );
+      await execSql(manager, INSERT_ATTEMPT, this.attemptParams(delivery, result, plan.outcome));
       await execSql(
         manager,
         `DELETE FROM webhook_attempts WHERE id IN (
-           SELECT id FROM webhook_attempts WHERE endpoint_id = $1
-            ORDER BY attempted_at DESC, id DESC OFFSET $2 LIMIT 1000)`,
+           SELECT id FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY attempted_at DESC, id DESC OFFSET $2 LIMIT 1000)`,
         [delivery.endpoint_id, ATTEMPTS_KEPT_PER_ENDPOINT],
       );
       return { applied: updated.count > 0, disabledEndpoint };
     });
+  }
+
+  private attemptParams(delivery: ClaimedDelivery, result: AttemptResult, outcome: AttemptOutcome): unknown[] {
+    return [
+      result.deliveryId,
+      delivery.account_id,
+      delivery.endpoint_id,
+      delivery.id,
+      delivery.event_id,
+      delivery.event_type,
+      delivery.attempts + 1,
+      result.attemptedAt,
+      outcome,
+      result.statusCode,
+      result.error,
+      result.durationMs,
+    ];
   }
 
   async backlog(): Promise<{ due: number; oldestDueAgeSeconds: number; disabledEndpoints: number }> {

@@ -19,7 +19,7 @@ import { classifyStatus, parseRetryAfter, type AttemptOutcome } from './retry-po
 export interface WebhookSenderOptions {
   timeoutMs: number;
   allowPrivateTargets: boolean;
-  /** Sockets per receiver origin (keep-alive pool size). */
+  /** Sockets per receiver origin (keep-alive pool size); endpoints sharing a host share its pool. */
   maxSocketsPerOrigin: number;
   /** An extra trusted CA, added to Node's roots (tests). Production uses NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
