@@ -156,6 +156,21 @@ describe('outbox relay (api → RabbitMQ)', () => {
     }
   });
 
+  it('publishes rows committed while no relay ran (api stopped after commit, before publish) once one starts', async () => {
+    await relay.stop();
+    try {
+      const committed = [await write(event({ aggregateId: 'crash' })), await write(event({ aggregateId: 'crash' }))];
+      for (const envelope of committed) expect(await publishedAt(envelope.id)).toBeNull();
+      const replacement = extraRelay();
+      replacement.start(); // no flush(): the start-up pass finds them
+      for (const envelope of committed) await waitFor('the committed rows', () => received(envelope.id).length === 1);
+      await replacement.stop();
+    } finally {
+      relay.start();
+      await relay.waitUntilConnected();
+    }
+  });
+
   it('reports the broker in /health/ready and outbox gauges in /metrics', async () => {
     const ready = await api.raw.get('/health/ready').expect(200);
     expect(ready.body.checks).toMatchObject({ database: 'ok', broker: 'ok' });
