@@ -7,6 +7,7 @@ import { type AppConfig, loadConfig } from '@app/config';
 import { eventTopology, writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
 import { verifyWebhookRequest, WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
+import { EventConsumer } from '../../apps/dispatcher/src/consumer/event-consumer';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
 import { WebhookSender } from '../../apps/dispatcher/src/delivery/webhook-sender';
 import { createLogger } from '../../apps/dispatcher/src/observability/logger';
@@ -407,6 +408,16 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect(received.filter((r) => r.headers['x-service-event-id'] === second.id)).toHaveLength(1);
   });
 
+  it('reconnects to RabbitMQ after losing its connection and keeps consuming', async () => {
+    const consumer = dispatcher.get(EventConsumer);
+    await consumer.waitUntilConnected();
+    await consumer.broker.current?.close(); // as if the broker had restarted
+    const hook = await endpoint('/reconnect');
+    const envelope = await publish(hook.account_id); // queued meanwhile: the queue is durable
+    await waitFor('the consumer to reconnect', () => consumer.connected, 30_000);
+    expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+  });
+
   it('dead-letters a message that is not an event instead of dropping it', async () => {
     const { exchange, deadLetterQueue } = eventTopology(prefix);
     const connection = await connect(AMQP_URL);
@@ -432,7 +443,7 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     const ready = await request(server).get('/health/ready').expect(200);
     expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', broker: 'ok' } });
     const metrics = await request(server).get('/metrics').expect(200);
-    for (const name of ['webhook_attempts_total', 'webhook_attempt_duration_seconds_bucket', 'webhook_deliveries_due', 'webhook_endpoints_disabled', 'webhook_event_lag_seconds_count']) {
+    for (const name of ['webhook_attempts_total', 'webhook_attempt_duration_seconds_bucket', 'webhook_deliveries_due', 'webhook_endpoints_disabled', 'webhook_event_lag_seconds_count', 'webhook_event_queue_messages{app="dispatcher"} 0']) {
       expect(metrics.text).toContain(name);
     }
   });

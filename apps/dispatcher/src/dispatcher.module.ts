@@ -110,6 +110,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
       },
     });
     this.metrics.registerBacklog(this.store);
+    this.metrics.registerQueueDepth(() => this.consumer.queueDepth());
   }
 
   onApplicationBootstrap(): void {

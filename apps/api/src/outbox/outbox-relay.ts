@@ -175,7 +175,10 @@ export class OutboxRelay {
     const channel = await model.createConfirmChannel();
     channel.on('error', () => undefined); // 'close' follows
     channel.on('close', () => {
-      if (this.channel === channel) this.channel = null;
+      if (this.channel !== channel) return;
+      this.channel = null;
+      // A channel-level error closes only the channel: reconnect entirely rather than stay idle.
+      if (!this.stopped) void model.close().catch(() => undefined);
     });
     channel.on('return', (message: { properties: { messageId?: string } }) => {
       if (message.properties.messageId) this.returned.add(message.properties.messageId);

@@ -1,5 +1,5 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { assertEventTopology, BrokerConnection } from '@app/events';
+import { assertEventTopology, BrokerConnection, eventTopology } from '@app/events';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { AppLogger } from '../observability/logger';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
@@ -66,14 +66,28 @@ export class EventConsumer {
     this.channel = null;
   }
 
+  /** Messages waiting in the events queue (a short-lived channel: a failed check cannot hurt the consumer). */
+  async queueDepth(): Promise<number | null> {
+    const model = this.broker.current;
+    if (!model) return null;
+    const channel = await model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      return (await channel.checkQueue(eventTopology(this.options.amqpPrefix).dispatcherQueue)).messageCount;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
   private async subscribe(model: ChannelModel): Promise<void> {
     const channel = await model.createChannel();
     channel.on('error', () => undefined); // 'close' follows
     channel.on('close', () => {
-      if (this.channel === channel) {
-        this.channel = null;
-        this.consumerTag = null;
-      }
+      if (this.channel !== channel) return;
+      this.channel = null;
+      this.consumerTag = null;
+      // A channel-level error closes only the channel: reconnect entirely rather than stop consuming.
+      if (!this.stopping) void model.close().catch(() => undefined);
     });
     const names = await assertEventTopology(channel, this.options.amqpPrefix);
     await channel.prefetch(this.options.prefetch);

@@ -41,6 +41,18 @@ export class DispatcherMetrics {
     this.endpointsAutoDisabled = new Counter({ name: 'webhook_endpoints_auto_disabled_total', help: 'Endpoints disabled after 20 consecutive failures', registers });
   }
 
+  /** Messages waiting in the events queue, read from RabbitMQ at scrape time. */
+  registerQueueDepth(read: () => Promise<number | null>): void {
+    new Gauge({
+      name: 'webhook_event_queue_messages',
+      help: 'Event messages waiting in the dispatcher queue (broker lag)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read().catch(() => null)) ?? Number.NaN);
+      },
+    });
+  }
+
   /** Gauges read from PostgreSQL at scrape time (one query per scrape for all three). */
   registerBacklog(source: BacklogSource): void {
     let pending: ReturnType<BacklogSource['backlog']> | null = null;
