@@ -2,7 +2,7 @@ import { Agent, request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { newId } from '@app/database';
 import {
   guardedLookup,
@@ -63,8 +63,14 @@ class AttemptTimeout extends Error {}
 export class WebhookSender {
   private readonly agents = new Map<string, { agent: Agent; lastUsed: number }>();
   private readonly sweepTimer: NodeJS.Timeout;
+  /**
+   * Built once: passing `ca` itself would make the agent hash every CA certificate into its
+   * connection-pool key on every request (a fifth of the CPU at 1000 deliveries/s).
+   */
+  private readonly secureContext: SecureContext | undefined;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    this.secureContext = options.ca ? createSecureContext({ ca: [...rootCertificates, options.ca.toString()] }) : undefined;
     this.sweepTimer = setInterval(() => this.sweep(), 60_000);
     this.sweepTimer.unref();
   }
@@ -156,7 +162,7 @@ export class WebhookSender {
       maxFreeSockets: this.options.maxSocketsPerOrigin,
       scheduling: 'lifo',
       timeout: 60_000,
-      ...(this.options.ca ? { ca: [...rootCertificates, this.options.ca.toString()] } : {}),
+      ...(this.secureContext ? { secureContext: this.secureContext } : {}),
       ...(this.options.allowPrivateTargets ? {} : { lookup: guardedLookup(this.options.lookup) }),
     });
     this.agents.set(url.origin, { agent, lastUsed: Date.now() });
