@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
 import type { DomainEventMessage } from '@app/events';
-import { cancelPendingDeliveries, notifyDeliveryWorkers } from '@app/webhooks';
+import { cancelPendingDeliveries, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import { AUTO_DISABLE_AFTER_FAILURES, type AttemptOutcome } from './retry-policy';
 import type { AttemptResult } from './webhook-sender';
 
@@ -56,17 +56,20 @@ export class DeliveryStore {
     );
     if (endpoints.count === 0) return 0;
     const ids = endpoints.rows.map(() => newId());
-    const inserted = await execSql(
+    const { rows } = await execSql<{ created: number }>(
       this.dataSource,
-      `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-       SELECT d.id, $1, d.endpoint_id, $2, $3, 'event', $4, 'pending', now()
-         FROM unnest($5::uuid[], $6::uuid[]) AS d(id, endpoint_id)
-       ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
-       RETURNING id`,
+      `WITH created AS (
+         INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT d.id, $1, d.endpoint_id, $2, $3, 'event', $4, 'pending', now()
+           FROM unnest($5::uuid[], $6::uuid[]) AS d(id, endpoint_id)
+         ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
+         RETURNING id
+       )
+       -- wakes the delivery workers of every dispatcher replica
+       SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
       [accountId, envelope.id, envelope.type, Buffer.from(JSON.stringify(envelope)), ids, endpoints.rows.map((e) => e.id)],
     );
-    if (inserted.count > 0) await notifyDeliveryWorkers(this.dataSource);
-    return inserted.count;
+    return rows[0]?.created ?? 0;
   }
 
   /**
