@@ -81,10 +81,20 @@ export class DeliveryStore {
   async claimDue(limit: number, perEndpoint: number, busy: Map<string, number>, leaseMs: number): Promise<ClaimedDelivery[]> {
     const { rows } = await execSql<ClaimedDelivery>(
       this.dataSource,
-      `WITH busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
+      `WITH RECURSIVE pending_endpoints AS (
+         -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
+         -- claim costs what is pending, not how many endpoints exist
+         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
+                  WHERE wd.status = 'pending' AND wd.endpoint_id > p.endpoint_id ORDER BY wd.endpoint_id LIMIT 1)
+           FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
+       ),
+       busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
        candidates AS (
          SELECT d.id, d.next_attempt_at
-           FROM webhook_endpoints e
+           FROM pending_endpoints p
+           JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
            LEFT JOIN busy b ON b.endpoint_id = e.id
            CROSS JOIN LATERAL (
              SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
@@ -92,7 +102,6 @@ export class DeliveryStore {
               ORDER BY wd.next_attempt_at
               LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
            ) d
-          WHERE e.enabled
           ORDER BY d.next_attempt_at
           LIMIT $4
        ),
