@@ -18,6 +18,7 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { LocationsModule } from './locations/locations.module';
 import { LOGGER, type AppLogger } from './observability/logger';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
+import { OutboxModule } from './outbox/outbox.module';
 import { SchemaController } from './openapi/schema.controller';
 import { PagesModule } from './pages/pages.module';
 import { ReceiversModule } from './receivers/receivers.module';
@@ -52,6 +53,7 @@ export class AppModule {
         CommonModule,
         HealthModule,
         AuthModule,
+        OutboxModule.forRoot(logger),
         ...FEATURE_MODULES,
       ],
       controllers: [ApiIndexController, SchemaController],

@@ -33,6 +33,20 @@ export interface AppConfig {
   ingestConsumer: boolean;
   webhookRetryScheduleSeconds: number[];
   webhookAllowPrivateTargets: boolean;
+  /** Per attempt: connect + TLS + response headers (spec §6.5: 10 s). Lowered only by tests. */
+  webhookTimeoutMs: number;
+  /** Attempts in flight in one dispatcher process. */
+  webhookConcurrency: number;
+  /** Attempts in flight to one endpoint in one dispatcher process: a slow receiver cannot take every slot. */
+  webhookConcurrencyPerEndpoint: number;
+  /** Unacknowledged event messages the dispatcher holds at once. */
+  webhookPrefetch: number;
+  /** Fallback scan for due deliveries (new ones and retries also wake the worker directly). */
+  webhookPollIntervalMs: number;
+  /** `OUTBOX_RELAY=off` keeps an api replica from publishing (e.g. a read-only replica). */
+  outboxRelayEnabled: boolean;
+  /** Fallback scan of the outbox (LISTEN/NOTIFY wakes the relay at once). */
+  outboxPollIntervalMs: number;
   smtpUrl: string | undefined;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
@@ -116,6 +130,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ingestConsumer: (env.INGEST_CONSUMER ?? '').toLowerCase() !== 'off',
     webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
+    webhookPrefetch: integer(env, 'WEBHOOK_PREFETCH', 50, 1, 10_000),
+    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    outboxRelayEnabled: !['off', 'false', '0', 'no'].includes((env.OUTBOX_RELAY ?? '').toLowerCase()),
+    outboxPollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 10, 60_000),
     smtpUrl: env.SMTP_URL || undefined,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),

@@ -1,3 +1,5 @@
 export * from './entities';
 export * from './migrations';
 export * from './data-source';
+export * from './sql';
+export * from './pg-listener';

@@ -1,3 +1,5 @@
 export * from './event-types';
 export * from './envelope';
 export * from './outbox';
+export * from './topology';
+export * from './broker-connection';

@@ -5,6 +5,7 @@ import { Users1763769700001 } from './1763769700001-Users';
 import { Devices1763769800000 } from './1763769800000-Devices';
 import { TelemetryPoints1763769800001 } from './1763769800001-TelemetryPoints';
 import { Alarms1763769800002 } from './1763769800002-Alarms';
+import { Webhooks1763769900000 } from './1763769900000-Webhooks';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Devices1763769800000,
   TelemetryPoints1763769800001,
   Alarms1763769800002,
+  Webhooks1763769900000,
 ];

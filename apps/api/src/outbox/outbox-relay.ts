@@ -1,0 +1,205 @@
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import type { DataSource } from 'typeorm';
+import { PgListener } from '@app/database';
+import { assertEventTopology, BrokerConnection, BrokerUnavailableError, eventTopology, type DomainEventMessage } from '@app/events';
+import type { AppLogger } from '../observability/logger';
+import { claimOutboxBatch, markPublished, type OutboxRow } from './outbox-store';
+
+export const OUTBOX_CHANNEL = 'outbox_events';
+
+export interface OutboxRelayOptions {
+  databaseUrl: string;
+  amqpUrl: string;
+  amqpPrefix: string;
+  pollIntervalMs: number;
+  batchSize?: number;
+  logger: AppLogger;
+  onPublished?: (count: number) => void;
+}
+
+/**
+ * Publishes committed outbox rows to the events exchange: routing key = event type, persistent,
+ * messageId = event id, on a confirm channel; a row is marked published in the same transaction
+ * that locked it, after the broker confirmed it. Woken by NOTIFY (writeOutboxEvent), by a short
+ * poll and by every broker reconnect. While RabbitMQ is down rows simply wait. A crash between
+ * the confirm and the commit publishes the row again: delivery is at least once, and the
+ * dispatcher's fan-out is idempotent per (event, endpoint).
+ */
+export class OutboxRelay {
+  readonly broker: BrokerConnection;
+  private readonly listener: PgListener;
+  private readonly exchange: string;
+  private readonly batchSize: number;
+  private channel: ConfirmChannel | null = null;
+  private readonly returned = new Set<string>();
+  private pollTimer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private chain: Promise<unknown> = Promise.resolve();
+  private queued: Promise<number> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: OutboxRelayOptions,
+  ) {
+    this.exchange = eventTopology(options.amqpPrefix).exchange;
+    this.batchSize = options.batchSize ?? 200;
+    this.broker = new BrokerConnection({
+      url: options.amqpUrl,
+      name: 'coldchain-api-outbox-relay',
+      logger: options.logger,
+      setup: (model) => this.openChannel(model),
+      onDisconnect: () => {
+        this.channel = null;
+      },
+    });
+    this.listener = new PgListener(options.databaseUrl, OUTBOX_CHANNEL, () => this.trigger(), options.logger);
+  }
+
+  get connected(): boolean {
+    return this.broker.connected && this.channel !== null;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.broker.start();
+    this.listener.start();
+    this.pollTimer = setInterval(() => this.trigger(), this.options.pollIntervalMs);
+    this.pollTimer.unref();
+  }
+
+  /** Stops waking up, lets the running pass finish, then closes the connections. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.listener.stop();
+    await this.chain;
+    await this.broker.stop();
+    this.channel = null;
+  }
+
+  waitUntilConnected(timeoutMs?: number): Promise<void> {
+    return this.broker.waitUntilConnected(timeoutMs);
+  }
+
+  /**
+   * Publishes every row committed before the call that may go out now; resolves with how many
+   * this pass published. Rejects when RabbitMQ is not connected (the rows wait).
+   */
+  flush(): Promise<number> {
+    if (!this.connected) return Promise.reject(new BrokerUnavailableError());
+    return this.schedulePass();
+  }
+
+  private trigger(): void {
+    if (this.stopped || !this.connected) return;
+    this.schedulePass().catch((error: unknown) =>
+      this.options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'outbox relay pass failed; rows stay unpublished'),
+    );
+  }
+
+  /** Passes run one at a time; a pass not yet started already covers every later request. */
+  private schedulePass(): Promise<number> {
+    if (this.queued) return this.queued;
+    const pass = this.chain.then(() => {
+      this.queued = null;
+      return this.drain();
+    });
+    this.queued = pass;
+    this.chain = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const channel = this.channel;
+      if (!channel) {
+        if (total === 0) throw new BrokerUnavailableError();
+        break;
+      }
+      const { candidates, published } = await this.publishBatch(channel);
+      total += published;
+      if (published > 0) this.options.onPublished?.(published);
+      if (this.stopped || candidates < this.batchSize || published < candidates) break;
+    }
+    return total;
+  }
+
+  private async publishBatch(channel: ConfirmChannel): Promise<{ candidates: number; published: number }> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      const rows = await claimOutboxBatch(runner.manager, this.batchSize);
+      this.returned.clear();
+      for (const row of rows) {
+        if (!channel.publish(this.exchange, row.event_type, this.body(row), this.properties(row))) await drained(channel);
+      }
+      if (rows.length > 0) await channel.waitForConfirms();
+      // A returned message was confirmed but routed nowhere: it and everything after it wait.
+      const cut = rows.findIndex((row) => this.returned.has(row.id));
+      const published = cut === -1 ? rows : rows.slice(0, cut);
+      await markPublished(runner.manager, published.map((row) => row.seq));
+      await runner.commitTransaction();
+      if (cut !== -1) {
+        this.options.logger.error({ event_id: rows[cut].id, exchange: this.exchange }, 'outbox event was unroutable; it stays unpublished');
+      }
+      return { candidates: rows.length, published: published.length };
+    } catch (error) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private body(row: OutboxRow): Buffer {
+    const message: DomainEventMessage = { account_id: row.account_id, envelope: row.envelope };
+    return Buffer.from(JSON.stringify(message));
+  }
+
+  private properties(row: OutboxRow) {
+    return {
+      persistent: true,
+      mandatory: true,
+      messageId: row.id,
+      type: row.event_type,
+      contentType: 'application/json',
+      timestamp: Math.floor(Date.parse(row.envelope.created_at) / 1000),
+      appId: 'coldchain-api',
+    };
+  }
+
+  private async openChannel(model: ChannelModel): Promise<void> {
+    const channel = await model.createConfirmChannel();
+    channel.on('error', () => undefined); // 'close' follows
+    channel.on('close', () => {
+      if (this.channel !== channel) return;
+      this.channel = null;
+      // A channel-level error closes only the channel: reconnect entirely rather than stay idle.
+      if (!this.stopped) void model.close().catch(() => undefined);
+    });
+    channel.on('return', (message: { properties: { messageId?: string } }) => {
+      if (message.properties.messageId) this.returned.add(message.properties.messageId);
+    });
+    await assertEventTopology(channel, this.options.amqpPrefix);
+    this.channel = channel;
+    setImmediate(() => this.trigger()); // rows that waited while the broker was away
+  }
+}
+
+function drained(channel: ConfirmChannel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = (): void => {
+      channel.off('close', onClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      channel.off('drain', onDrain);
+      reject(new BrokerUnavailableError());
+    };
+    channel.once('drain', onDrain);
+    channel.once('close', onClose);
+  });
+}

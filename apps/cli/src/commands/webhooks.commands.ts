@@ -1,0 +1,230 @@
+import type { Command } from 'commander';
+import {
+  WebhookEndpointsService,
+  WebhookInputError,
+  WebhookNotFoundError,
+  WebhookStateError,
+  type WebhookAttemptView,
+  type WebhookEndpointView,
+} from '@app/webhooks';
+import { CliError, list, output, withContext, type CliContext } from '../cli-context';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a command prints: the --json document, or the human summary. */
+export interface CommandOutput {
+  json: unknown;
+  human: string;
+}
+
+function service({ dataSource, config }: CliContext): WebhookEndpointsService {
+  return new WebhookEndpointsService(dataSource, { secretsKey: config.secretsKey, allowPrivateTargets: config.webhookAllowPrivateTargets });
+}
+
+function requireId(value: string | undefined, what: string): string {
+  if (!value || !UUID.test(value)) throw new CliError(`${what}: expected a UUID, got "${value ?? ''}"`);
+  return value;
+}
+
+/** Service refusals become one-line CLI errors (exit 2). */
+async function refusals<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof WebhookInputError || error instanceof WebhookNotFoundError || error instanceof WebhookStateError) {
+      throw new CliError(error.message);
+    }
+    throw error;
+  }
+}
+
+/** The CLI addresses endpoints by id alone; the service is tenant-scoped, so find the account first. */
+async function accountOf(context: CliContext, endpointId: string): Promise<string> {
+  const accountId = await service(context).accountOfEndpoint(endpointId);
+  if (!accountId) throw new CliError(`no webhook endpoint ${endpointId}`);
+  return accountId;
+}
+
+function describe(endpoint: WebhookEndpointView): string {
+  const state = endpoint.status === 'enabled' ? 'enabled' : `DISABLED ${endpoint.disabled_at ?? ''} (${endpoint.disabled_reason ?? 'no reason'})`;
+  return `${endpoint.id}  ${state}  ${endpoint.events.join(',')}  ${endpoint.url}`;
+}
+
+function describeAttempt(a: WebhookAttemptView): string {
+  const status = a.status_code === null ? '---' : String(a.status_code);
+  return `${a.attempted_at}  ${status}  ${a.outcome.padEnd(9)}  ${a.event_type}  event=${a.event_id}  delivery=${a.delivery_id}  ${a.duration_ms} ms${a.error ? `  ${a.error}` : ''}`;
+}
+
+export async function webhooksCreate(
+  context: CliContext,
+  options: { account?: string; url?: string; events?: string; description?: string },
+): Promise<CommandOutput> {
+  const accountId = requireId(options.account, '--account');
+  if (!options.url) throw new CliError('--url: an https:// address is required');
+  const events = list(options.events ?? '');
+  if (events.length === 0) throw new CliError('--events: at least one event type is required');
+  const created = await refusals(() => service(context).create(accountId, { url: options.url as string, events, description: options.description }));
+  return {
+    json: created,
+    human: [
+      `Webhook endpoint created: ${created.id}`,
+      `url:            ${created.url}`,
+      `events:         ${created.events.join(', ')}`,
+      `signing secret: ${created.signing_secret}`,
+      'The signing secret is shown only now: store it with the receiver.',
+    ].join('\n'),
+  };
+}
+
+export async function webhooksList(context: CliContext, options: { account?: string }): Promise<CommandOutput> {
+  const accountId = requireId(options.account, '--account');
+  const endpoints = await service(context).list(accountId);
+  return { json: endpoints, human: endpoints.length === 0 ? 'No webhook endpoints.' : endpoints.map(describe).join('\n') };
+}
+
+export async function webhooksRotateSecret(context: CliContext, endpointId: string): Promise<CommandOutput> {
+  requireId(endpointId, '<endpoint-id>');
+  const accountId = await accountOf(context, endpointId);
+  const rotated = await refusals(() => service(context).rotateSecret(accountId, endpointId));
+  return {
+    json: { ...rotated.endpoint, signing_secret: rotated.signing_secret },
+    human: [
+      `Signing secret rotated for ${endpointId}; it signs every attempt from now on.`,
+      `signing secret: ${rotated.signing_secret}`,
+      'The signing secret is shown only now. Receivers may accept the old and the new secret during the switch.',
+    ].join('\n'),
+  };
+}
+
+export async function webhooksEnable(context: CliContext, endpointId: string): Promise<CommandOutput> {
+  requireId(endpointId, '<endpoint-id>');
+  const accountId = await accountOf(context, endpointId);
+  const endpoint = await refusals(() => service(context).enable(accountId, endpointId));
+  return { json: endpoint, human: `Enabled: ${describe(endpoint)}` };
+}
+
+export async function webhooksDisable(context: CliContext, endpointId: string, options: { reason?: string } = {}): Promise<CommandOutput> {
+  requireId(endpointId, '<endpoint-id>');
+  const accountId = await accountOf(context, endpointId);
+  const endpoint = await refusals(() => service(context).disable(accountId, endpointId, options.reason || undefined));
+  return { json: endpoint, human: `Disabled (pending deliveries cancelled): ${describe(endpoint)}` };
+}
+
+export async function webhooksAttempts(context: CliContext, endpointId: string): Promise<CommandOutput> {
+  requireId(endpointId, '<endpoint-id>');
+  const accountId = await accountOf(context, endpointId);
+  const attempts = await refusals(() => service(context).listAttempts(accountId, endpointId));
+  return { json: attempts, human: attempts.length === 0 ? 'No delivery attempts yet.' : attempts.map(describeAttempt).join('\n') };
+}
+
+export async function webhooksTest(context: CliContext, endpointId: string): Promise<CommandOutput> {
+  requireId(endpointId, '<endpoint-id>');
+  const accountId = await accountOf(context, endpointId);
+  const queued = await refusals(() => service(context).sendTestEvent(accountId, endpointId));
+  return { json: queued, human: `Test event ${queued.event_id} queued for ${endpointId}; see webhooks:attempts ${endpointId}.` };
+}
+
+export async function webhooksResend(context: CliContext, options: { endpoint?: string; event?: string }): Promise<CommandOutput> {
+  const endpointId = requireId(options.endpoint, '--endpoint');
+  const eventId = requireId(options.event, '--event');
+  const accountId = await accountOf(context, endpointId);
+  const queued = await refusals(() => service(context).resend(accountId, endpointId, eventId));
+  return { json: queued, human: `Event ${eventId} queued again for ${endpointId} (delivery ${queued.webhook_delivery_id}).` };
+}
+
+/** Runs a command inside a database context and prints its output (arguments are checked before connecting). */
+function run<A extends unknown[]>(command: (context: CliContext, ...args: A) => Promise<CommandOutput>, json: boolean | undefined, ...args: A): Promise<void> {
+  return withContext(async (context) => {
+    const result = await command(context, ...args);
+    output(Boolean(json), result.json, result.human);
+  });
+}
+
+export function registerWebhookCommands(program: Command): void {
+  program
+    .command('webhooks:create')
+    .description('Register an https:// webhook endpoint for an account; the signing secret is printed once and never again')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--url <url>', 'https:// address of the receiver')
+    .requiredOption('--events <types>', 'comma-separated event types: alarm.created, alarm.resolved, shipment.created, shipment.completed')
+    .option('--description <text>', 'what the endpoint is')
+    .option('--json', 'machine-readable output')
+    .action((options: { account: string; url: string; events: string; description?: string; json?: boolean }) => {
+      requireId(options.account, '--account');
+      if (list(options.events).length === 0) throw new CliError('--events: at least one event type is required');
+      return run(webhooksCreate, options.json, options);
+    });
+
+  program
+    .command('webhooks:list')
+    .description("List an account's webhook endpoints (never their secrets)")
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'machine-readable output')
+    .action((options: { account: string; json?: boolean }) => {
+      requireId(options.account, '--account');
+      return run(webhooksList, options.json, options);
+    });
+
+  program
+    .command('webhooks:rotate-secret')
+    .description('Generate a new signing secret, effective immediately; printed once')
+    .argument('<endpoint-id>', 'endpoint id')
+    .option('--json', 'machine-readable output')
+    .action((endpointId: string, options: { json?: boolean }) => {
+      requireId(endpointId, '<endpoint-id>');
+      return run(webhooksRotateSecret, options.json, endpointId);
+    });
+
+  program
+    .command('webhooks:enable')
+    .description('Re-enable an endpoint (e.g. after it was disabled for consecutive failures); resets its failure count')
+    .argument('<endpoint-id>', 'endpoint id')
+    .option('--json', 'machine-readable output')
+    .action((endpointId: string, options: { json?: boolean }) => {
+      requireId(endpointId, '<endpoint-id>');
+      return run(webhooksEnable, options.json, endpointId);
+    });
+
+  program
+    .command('webhooks:disable')
+    .description('Disable an endpoint and cancel its pending deliveries')
+    .argument('<endpoint-id>', 'endpoint id')
+    .option('--reason <text>', 'shown with the endpoint')
+    .option('--json', 'machine-readable output')
+    .action((endpointId: string, options: { reason?: string; json?: boolean }) => {
+      requireId(endpointId, '<endpoint-id>');
+      return run(webhooksDisable, options.json, endpointId, options);
+    });
+
+  program
+    .command('webhooks:attempts')
+    .description('The last 100 delivery attempts of an endpoint, newest first')
+    .argument('<endpoint-id>', 'endpoint id')
+    .option('--json', 'machine-readable output')
+    .action((endpointId: string, options: { json?: boolean }) => {
+      requireId(endpointId, '<endpoint-id>');
+      return run(webhooksAttempts, options.json, endpointId);
+    });
+
+  program
+    .command('webhooks:test')
+    .description('Send a webhook.test event to this endpoint only')
+    .argument('<endpoint-id>', 'endpoint id')
+    .option('--json', 'machine-readable output')
+    .action((endpointId: string, options: { json?: boolean }) => {
+      requireId(endpointId, '<endpoint-id>');
+      return run(webhooksTest, options.json, endpointId);
+    });
+
+  program
+    .command('webhooks:resend')
+    .description('Send one event to an endpoint again (same event id and body, new delivery)')
+    .requiredOption('--endpoint <id>', 'endpoint id')
+    .requiredOption('--event <id>', 'event id (X-Service-Event-ID)')
+    .option('--json', 'machine-readable output')
+    .action((options: { endpoint: string; event: string; json?: boolean }) => {
+      requireId(options.endpoint, '--endpoint');
+      requireId(options.event, '--event');
+      return run(webhooksResend, options.json, options);
+    });
+}

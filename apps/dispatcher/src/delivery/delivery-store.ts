@@ -1,0 +1,241 @@
+import type { DataSource } from 'typeorm';
+import { execSql, newId, type SqlExecutor } from '@app/database';
+import type { DomainEventMessage } from '@app/events';
+import { cancelPendingDeliveries, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
+import { AUTO_DISABLE_AFTER_FAILURES, type AttemptOutcome } from './retry-policy';
+import type { AttemptResult } from './webhook-sender';
+
+/** A delivery this worker holds for one attempt, with what the attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  body: Buffer;
+  /** Attempts made before this one. */
+  attempts: number;
+  url: string;
+  secret_ciphertext: string;
+}
+
+/** What follows an attempt: closed, or pending again at `nextAttemptAt`. */
+export interface AttemptPlan {
+  outcome: AttemptOutcome;
+  status: 'succeeded' | 'failed' | 'pending';
+  nextAttemptAt: Date | null;
+}
+
+export interface RecordedAttempt {
+  /** False when the delivery was no longer this worker's (cancelled meanwhile). */
+  applied: boolean;
+  /** This attempt was the 20th consecutive failure: the endpoint is now disabled. */
+  disabledEndpoint: boolean;
+}
+
+export const ATTEMPTS_KEPT_PER_ENDPOINT = 100;
+
+const INSERT_ATTEMPT = `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                 attempted_at, outcome, status_code, error, duration_ms)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+/** The dispatcher's SQL: fan-out, claiming due deliveries, recording attempts. */
+export class DeliveryStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * One delivery per enabled endpoint of the event's account subscribed to its type, due now.
+   * Idempotent: a redelivered message finds its rows and adds none. Returns how many it added.
+   */
+  async fanOut(message: DomainEventMessage): Promise<number> {
+    const { envelope, account_id: accountId } = message;
+    const endpoints = await execSql<{ id: string }>(
+      this.dataSource,
+      'SELECT id FROM webhook_endpoints WHERE account_id = $1 AND enabled AND $2 = ANY(events)',
+      [accountId, envelope.type],
+    );
+    if (endpoints.count === 0) return 0;
+    const ids = endpoints.rows.map(() => newId());
+    const { rows } = await execSql<{ created: number }>(
+      this.dataSource,
+      `WITH created AS (
+         INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT d.id, $1, d.endpoint_id, $2, $3, 'event', $4, 'pending', now()
+           FROM unnest($5::uuid[], $6::uuid[]) AS d(id, endpoint_id)
+         ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
+         RETURNING id
+       )
+       -- wakes the delivery workers of every dispatcher replica
+       SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+      [accountId, envelope.id, envelope.type, Buffer.from(JSON.stringify(envelope)), ids, endpoints.rows.map((e) => e.id)],
+    );
+    return rows[0]?.created ?? 0;
+  }
+
+  /**
+   * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint (so one
+   * endpoint's backlog cannot fill every slot) and `limit` in all, oldest due first, skipping rows
+   * another worker is claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so
+   * a worker that dies mid-attempt leaves the delivery due again once the lease runs out.
+   */
+  async claimDue(limit: number, perEndpoint: number, busy: Map<string, number>, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const { rows } = await execSql<ClaimedDelivery>(
+      this.dataSource,
+      `WITH RECURSIVE pending_endpoints AS (
+         -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
+         -- claim costs what is pending, not how many endpoints exist
+         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
+                  WHERE wd.status = 'pending' AND wd.endpoint_id > p.endpoint_id ORDER BY wd.endpoint_id LIMIT 1)
+           FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
+       ),
+       busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
+       candidates AS (
+         SELECT d.id, d.next_attempt_at
+           FROM pending_endpoints p
+           JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
+           LEFT JOIN busy b ON b.endpoint_id = e.id
+           CROSS JOIN LATERAL (
+             SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
+              WHERE wd.endpoint_id = e.id AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+              ORDER BY wd.next_attempt_at
+              LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
+           ) d
+          ORDER BY d.next_attempt_at
+          LIMIT $4
+       ),
+       claimed AS (
+         SELECT wd.id FROM webhook_deliveries wd
+          WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries w
+          SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+         FROM claimed c, webhook_endpoints e
+        WHERE w.id = c.id AND e.id = w.endpoint_id
+       RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
+      [[...busy.keys()], [...busy.values()], perEndpoint, limit, leaseMs],
+    );
+    return rows;
+  }
+
+  /**
+   * Logs the attempt and applies its consequences atomically: the endpoint's consecutive failure
+   * count (a success resets it; the 20th failure disables the endpoint and cancels its pending
+   * deliveries), the delivery's new state, and the prune to the last 100 attempts.
+   */
+  async recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
+    return plan.outcome === 'succeeded' ? this.recordSuccess(delivery, result) : this.recordFailure(delivery, result, plan);
+  }
+
+  /** The common case as one statement: one round trip, one implicit transaction. */
+  private async recordSuccess(delivery: ClaimedDelivery, result: AttemptResult): Promise<RecordedAttempt> {
+    const { rows } = await execSql<{ applied: boolean }>(
+      this.dataSource,
+      `WITH endpoint AS (
+         UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $3 AND consecutive_failures <> 0 RETURNING id
+       ), delivery AS (
+         UPDATE webhook_deliveries
+            SET attempts = attempts + 1, last_attempt_at = $8, last_status_code = $10, last_error = $11,
+                status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+          WHERE id = $4 AND status = 'pending' AND attempts = $13 RETURNING id
+       ), attempt AS (
+         ${INSERT_ATTEMPT} RETURNING id
+       ), pruned AS (
+         -- the statement's snapshot does not see the new attempt: keep 99 older ones
+         DELETE FROM webhook_attempts WHERE id IN (
+           SELECT id FROM webhook_attempts WHERE endpoint_id = $3 ORDER BY attempted_at DESC, id DESC OFFSET $14 LIMIT 1000)
+         RETURNING id
+       )
+       SELECT EXISTS (SELECT 1 FROM delivery) AS applied`,
+      [...this.attemptParams(delivery, result, 'succeeded'), delivery.attempts, ATTEMPTS_KEPT_PER_ENDPOINT - 1],
+    );
+    return { applied: Boolean(rows[0]?.applied), disabledEndpoint: false };
+  }
+
+  /**
+   * A failure may disable the endpoint, so it runs as a transaction that locks the endpoint row
+   * before any delivery row, in the same order as `disable`, so the two cannot deadlock.
+   */
+  private async recordFailure(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
+    return this.dataSource.transaction(async (manager) => {
+      const { rows } = await execSql<{ consecutive_failures: number; enabled: boolean }>(
+        manager,
+        `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1
+         RETURNING consecutive_failures, enabled`,
+        [delivery.endpoint_id],
+      );
+      const reachedLimit = Boolean(rows[0]?.enabled) && (rows[0]?.consecutive_failures ?? 0) >= AUTO_DISABLE_AFTER_FAILURES;
+
+      const updated = await execSql(
+        manager,
+        `UPDATE webhook_deliveries
+            SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
+                status = $5, next_attempt_at = $6, updated_at = now(),
+                completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
+          WHERE id = $1 AND status = 'pending' AND attempts = $7`,
+        [delivery.id, result.attemptedAt, result.statusCode, result.error, plan.status, plan.nextAttemptAt, delivery.attempts],
+      );
+
+      const disabledEndpoint = reachedLimit ? await this.disableEndpoint(manager, delivery, result) : false;
+
+      await execSql(manager, INSERT_ATTEMPT, this.attemptParams(delivery, result, plan.outcome));
+      await execSql(
+        manager,
+        `DELETE FROM webhook_attempts WHERE id IN (
+           SELECT id FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY attempted_at DESC, id DESC OFFSET $2 LIMIT 1000)`,
+        [delivery.endpoint_id, ATTEMPTS_KEPT_PER_ENDPOINT],
+      );
+      return { applied: updated.count > 0, disabledEndpoint };
+    });
+  }
+
+  private attemptParams(delivery: ClaimedDelivery, result: AttemptResult, outcome: AttemptOutcome): unknown[] {
+    return [
+      result.deliveryId,
+      delivery.account_id,
+      delivery.endpoint_id,
+      delivery.id,
+      delivery.event_id,
+      delivery.event_type,
+      delivery.attempts + 1,
+      result.attemptedAt,
+      outcome,
+      result.statusCode,
+      result.error,
+      result.durationMs,
+    ];
+  }
+
+  async backlog(): Promise<{ due: number; oldestDueAgeSeconds: number; disabledEndpoints: number }> {
+    const [due, disabled] = await Promise.all([
+      execSql<{ due: string; oldest: Date | null }>(
+        this.dataSource,
+        `SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM webhook_deliveries
+          WHERE status = 'pending' AND next_attempt_at <= now()`,
+      ),
+      execSql<{ disabled: string }>(this.dataSource, 'SELECT count(*) AS disabled FROM webhook_endpoints WHERE NOT enabled'),
+    ]);
+    const oldest = due.rows[0]?.oldest;
+    return {
+      due: Number(due.rows[0]?.due ?? 0),
+      oldestDueAgeSeconds: oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0,
+      disabledEndpoints: Number(disabled.rows[0]?.disabled ?? 0),
+    };
+  }
+
+  private async disableEndpoint(manager: SqlExecutor, delivery: ClaimedDelivery, result: AttemptResult): Promise<boolean> {
+    const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'unknown error');
+    const reason = `disabled automatically after ${AUTO_DISABLE_AFTER_FAILURES} consecutive failed attempts (last: ${last})`;
+    const disabled = await execSql(
+      manager,
+      `UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $2, updated_at = now()
+        WHERE id = $1 AND enabled`,
+      [delivery.endpoint_id, reason],
+    );
+    if (disabled.count === 0) return false;
+    await cancelPendingDeliveries(manager, delivery.account_id, delivery.endpoint_id);
+    return true;
+  }
+}

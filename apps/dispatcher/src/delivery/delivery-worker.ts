@@ -1,0 +1,186 @@
+import { newId, PgListener } from '@app/database';
+import { decryptSecret, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
+import type { AppLogger } from '../observability/logger';
+import type { ClaimedDelivery, AttemptPlan, DeliveryStore } from './delivery-store';
+import { MAX_RETRIES, retryDelayMs } from './retry-policy';
+import type { AttemptResult, WebhookSender } from './webhook-sender';
+
+export interface DeliveryWorkerOptions {
+  databaseUrl: string;
+  secretsKey: Buffer;
+  retryScheduleSeconds: number[];
+  timeoutMs: number;
+  /** Attempts in flight in this process. */
+  concurrency: number;
+  /** Attempts in flight per endpoint in this process. */
+  perEndpoint: number;
+  pollIntervalMs: number;
+  logger: AppLogger;
+  onAttempt?(result: AttemptResult, plan: AttemptPlan): void;
+  onEndpointDisabled?(endpointId: string): void;
+  onInFlight?(count: number): void;
+}
+
+/** Lease on a claimed delivery: longer than any attempt, so only a dead worker's claims expire. */
+const LEASE_MARGIN_MS = 60_000;
+
+/**
+ * Sends due deliveries: claims as many as there are free slots (bounded globally and per
+ * endpoint), attempts each, records the outcome, and schedules the retry in PostgreSQL. Woken by
+ * NOTIFY on new deliveries, by its own retry timers and by a poll; everything it needs to resume
+ * lives in the database, so a restart loses nothing.
+ */
+export class DeliveryWorker {
+  private readonly busy = new Map<string, number>();
+  private readonly active = new Set<Promise<void>>();
+  private readonly listener: PgListener;
+  private inFlight = 0;
+  private stopped = true;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private readonly wakeTimers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly sender: WebhookSender,
+    private readonly options: DeliveryWorkerOptions,
+  ) {
+    this.listener = new PgListener(options.databaseUrl, WEBHOOK_DELIVERIES_CHANNEL, () => this.trigger(), options.logger);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.listener.start();
+    this.pollTimer = setInterval(() => this.trigger(), this.options.pollIntervalMs);
+    this.pollTimer.unref();
+    this.trigger();
+  }
+
+  /** Drain: claims nothing more and waits for the attempts in flight to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const timer of this.wakeTimers) clearTimeout(timer);
+    this.wakeTimers.clear();
+    await this.listener.stop();
+    await this.pumping;
+    await Promise.all([...this.active]);
+  }
+
+  trigger(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+    });
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.pumpAgain = false;
+      try {
+        while (!this.stopped && this.inFlight < this.options.concurrency) {
+          const free = this.options.concurrency - this.inFlight;
+          const claimed = await this.store.claimDue(free, this.options.perEndpoint, this.busy, this.options.timeoutMs + LEASE_MARGIN_MS);
+          for (const delivery of claimed) this.launch(delivery);
+          if (claimed.length < free) break;
+        }
+      } catch (error) {
+        this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');
+        return;
+      }
+    } while (this.pumpAgain && !this.stopped);
+  }
+
+  private launch(delivery: ClaimedDelivery): void {
+    this.inFlight += 1;
+    this.busy.set(delivery.endpoint_id, (this.busy.get(delivery.endpoint_id) ?? 0) + 1);
+    this.options.onInFlight?.(this.inFlight);
+    const task = this.attempt(delivery)
+      .catch((error: unknown) => this.options.logger.error({ error: message(error), delivery: delivery.id }, 'delivery attempt failed unexpectedly'))
+      .finally(() => {
+        this.inFlight -= 1;
+        const left = (this.busy.get(delivery.endpoint_id) ?? 1) - 1;
+        if (left > 0) this.busy.set(delivery.endpoint_id, left);
+        else this.busy.delete(delivery.endpoint_id);
+        this.options.onInFlight?.(this.inFlight);
+        this.active.delete(task);
+        this.trigger();
+      });
+    this.active.add(task);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const result = await this.send(delivery);
+    const plan = this.plan(delivery, result);
+    const recorded = await this.record(delivery, result, plan);
+    this.options.onAttempt?.(result, plan);
+    if (recorded?.disabledEndpoint) {
+      this.options.logger.warn({ endpoint: delivery.endpoint_id }, 'webhook endpoint disabled after consecutive failures');
+      this.options.onEndpointDisabled?.(delivery.endpoint_id);
+    }
+    if (plan.nextAttemptAt) this.wakeAt(plan.nextAttemptAt.getTime());
+  }
+
+  private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
+    let secret: string;
+    try {
+      // Read at claim time: a rotated secret is used from the next attempt on.
+      secret = decryptSecret(this.options.secretsKey, delivery.secret_ciphertext, delivery.endpoint_id);
+    } catch (error) {
+      return { deliveryId: newId(), attemptedAt: new Date(), durationMs: 0, statusCode: null, error: message(error), outcome: 'failed', retryAfterSeconds: null };
+    }
+    return this.sender.send({ url: delivery.url, secret, eventType: delivery.event_type, eventId: delivery.event_id, body: delivery.body });
+  }
+
+  private plan(delivery: ClaimedDelivery, result: AttemptResult): AttemptPlan {
+    if (result.outcome === 'succeeded') return { outcome: 'succeeded', status: 'succeeded', nextAttemptAt: null };
+    const retry = delivery.attempts + 1;
+    if (result.outcome === 'retry' && retry <= MAX_RETRIES) {
+      const delay = retryDelayMs(this.options.retryScheduleSeconds, retry, result.retryAfterSeconds);
+      return { outcome: 'retry', status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
+    }
+    return { outcome: 'failed', status: 'failed', nextAttemptAt: null };
+  }
+
+  /**
+   * A few quick tries; if the database stays away the attempt goes unrecorded and the lease
+   * makes the delivery due again later (one extra attempt, never a lost delivery).
+   */
+  private async record(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.recordAttempt(delivery, result, plan);
+      } catch (error) {
+        if (attempt >= 3) {
+          this.options.logger.error({ error: message(error), delivery: delivery.id }, 'could not record a delivery attempt; the lease will retry it');
+          return null;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
+  }
+
+  /** The poll finds every due retry; a timer only makes a retry due sooner than the next poll punctual. */
+  private wakeAt(time: number): void {
+    if (this.stopped) return;
+    const delay = time - Date.now();
+    if (delay <= 0) return this.trigger();
+    if (delay >= this.options.pollIntervalMs) return;
+    const timer = setTimeout(() => {
+      this.wakeTimers.delete(timer);
+      this.trigger();
+    }, delay + 5);
+    timer.unref();
+    this.wakeTimers.add(timer);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

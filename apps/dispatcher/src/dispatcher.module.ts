@@ -1,0 +1,128 @@
+import { type BeforeApplicationShutdown, type DynamicModule, Inject, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '@app/config';
+import { dataSourceOptions } from '@app/database';
+import { EventConsumer } from './consumer/event-consumer';
+import { DeliveryStore } from './delivery/delivery-store';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { WebhookSender } from './delivery/webhook-sender';
+import { DISPATCHER_CONFIG, DISPATCHER_OPTIONS, type DispatcherOptions } from './dispatcher.tokens';
+import { HealthController } from './health/health.controller';
+import { ReadinessRegistry } from './health/readiness';
+import { LOGGER, type AppLogger } from './observability/logger';
+import { DispatcherMetrics } from './observability/metrics';
+
+/**
+ * The dispatcher: an event consumer that turns events into deliveries, a delivery worker that
+ * sends them, and an HTTP port for health and metrics. Both start on bootstrap; on shutdown both
+ * drain (stop taking work, finish what is in hand) before the database pool closes.
+ */
+@Module({})
+export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  static forRoot(config: AppConfig, logger: AppLogger, options: DispatcherOptions = {}): DynamicModule {
+    return {
+      module: DispatcherModule,
+      // Attempts hold a connection only to record their outcome; a quarter of the slots is plenty.
+      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4))))],
+      controllers: [HealthController],
+      providers: [
+        { provide: DISPATCHER_CONFIG, useValue: config },
+        { provide: DISPATCHER_OPTIONS, useValue: options },
+        { provide: LOGGER, useValue: logger },
+        { provide: DispatcherMetrics, useFactory: () => new DispatcherMetrics() },
+        { provide: ReadinessRegistry, useFactory: () => new ReadinessRegistry() },
+        { provide: DeliveryStore, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => new DeliveryStore(dataSource) },
+        {
+          provide: WebhookSender,
+          useFactory: () =>
+            new WebhookSender({
+              timeoutMs: config.webhookTimeoutMs,
+              allowPrivateTargets: config.webhookAllowPrivateTargets,
+              // Several endpoints may share an origin; the worker bounds what is in flight per endpoint.
+              maxSocketsPerOrigin: config.webhookConcurrency,
+              ca: options.ca,
+            }),
+        },
+        {
+          provide: DeliveryWorker,
+          inject: [DeliveryStore, WebhookSender, DispatcherMetrics],
+          useFactory: (store: DeliveryStore, sender: WebhookSender, metrics: DispatcherMetrics) =>
+            new DeliveryWorker(store, sender, {
+              databaseUrl: config.databaseUrl,
+              secretsKey: config.secretsKey,
+              retryScheduleSeconds: config.webhookRetryScheduleSeconds,
+              timeoutMs: config.webhookTimeoutMs,
+              concurrency: config.webhookConcurrency,
+              perEndpoint: config.webhookConcurrencyPerEndpoint,
+              pollIntervalMs: config.webhookPollIntervalMs,
+              logger: logger.child({ component: 'delivery-worker' }),
+              onAttempt: (result, plan) => {
+                metrics.attempts.inc({ outcome: plan.outcome });
+                metrics.attemptDuration.observe({ outcome: plan.outcome }, result.durationMs / 1000);
+                if (plan.status !== 'pending') metrics.deliveriesClosed.inc({ outcome: plan.status });
+              },
+              onEndpointDisabled: () => metrics.endpointsAutoDisabled.inc(),
+              onInFlight: (count) => metrics.inFlight.set(count),
+            }),
+        },
+        {
+          provide: EventConsumer,
+          inject: [DeliveryStore, DeliveryWorker, DispatcherMetrics],
+          useFactory: (store: DeliveryStore, worker: DeliveryWorker, metrics: DispatcherMetrics) =>
+            new EventConsumer(store, {
+              amqpUrl: config.amqpUrl,
+              amqpPrefix: config.amqpPrefix,
+              prefetch: config.webhookPrefetch,
+              logger: logger.child({ component: 'event-consumer' }),
+              onDeliveriesCreated: (count) => {
+                metrics.deliveriesCreated.inc(count);
+                worker.trigger();
+              },
+              onEvent: (outcome, lag) => {
+                metrics.eventsConsumed.inc({ outcome });
+                if (lag !== null) metrics.eventLag.observe(lag);
+              },
+            }),
+        },
+      ],
+      exports: [EventConsumer, DeliveryWorker, DeliveryStore, WebhookSender, ReadinessRegistry, DispatcherMetrics, LOGGER],
+    };
+  }
+
+  constructor(
+    private readonly consumer: EventConsumer,
+    private readonly worker: DeliveryWorker,
+    private readonly sender: WebhookSender,
+    private readonly store: DeliveryStore,
+    private readonly readiness: ReadinessRegistry,
+    private readonly metrics: DispatcherMetrics,
+    @Inject(getDataSourceToken()) private readonly dataSource: DataSource,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register({ name: 'database', check: async () => void (await this.dataSource.query('SELECT 1')) });
+    this.readiness.register({
+      name: 'broker',
+      check: async () => {
+        if (!this.consumer.connected) throw new Error('RabbitMQ is not connected');
+      },
+    });
+    this.metrics.registerBacklog(this.store);
+    this.metrics.registerQueueDepth(() => this.consumer.queueDepth());
+  }
+
+  onApplicationBootstrap(): void {
+    this.consumer.start();
+    this.worker.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.logger.info({}, 'draining: no new events or attempts; finishing the ones in flight');
+    await this.consumer.stop();
+    await this.worker.stop();
+    this.sender.close();
+    this.logger.info({}, 'drained');
+  }
+}

@@ -1,0 +1,30 @@
+/** What /health/ready must see working: database and broker. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export class ReadinessRegistry {
+  private readonly checks: ReadinessCheck[] = [];
+
+  register(check: ReadinessCheck): void {
+    this.checks.push(check);
+  }
+
+  async run(): Promise<{ ok: boolean; checks: Record<string, string> }> {
+    const results: Record<string, string> = {};
+    let ok = true;
+    await Promise.all(
+      this.checks.map(async (c) => {
+        try {
+          await Promise.race([c.check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+          results[c.name] = 'ok';
+        } catch (error) {
+          ok = false;
+          results[c.name] = error instanceof Error ? `failing: ${error.message}` : 'failing';
+        }
+      }),
+    );
+    return { ok, checks: results };
+  }
+}

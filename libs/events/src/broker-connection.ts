@@ -1,0 +1,123 @@
+import { connect, type ChannelModel } from 'amqplib';
+
+export interface BrokerLogger {
+  info(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+export interface BrokerConnectionOptions {
+  url: string;
+  /** Shown in the RabbitMQ management UI. */
+  name: string;
+  /** Declares topology and opens channels; a failure closes the connection and retries. */
+  setup(connection: ChannelModel): Promise<void>;
+  /** Called when an established connection is lost (channels are gone with it). */
+  onDisconnect?(): void;
+  logger?: BrokerLogger;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/** Thrown by callers that need the broker while it is down. */
+export class BrokerUnavailableError extends Error {
+  constructor() {
+    super('RabbitMQ is not connected');
+  }
+}
+
+/**
+ * One AMQP connection that keeps itself up: connects in the background, reconnects with capped
+ * exponential backoff (full jitter) after any loss, and runs `setup` on each new connection.
+ */
+export class BrokerConnection {
+  private model: ChannelModel | null = null;
+  private stopped = true;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private waiters: Array<() => void> = [];
+
+  constructor(private readonly options: BrokerConnectionOptions) {}
+
+  get connected(): boolean {
+    return this.model !== null;
+  }
+
+  /** The live connection (tests close it to simulate a broker failure). */
+  get current(): ChannelModel | null {
+    return this.model;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.connect();
+  }
+
+  /** Resolves once connected; rejects after `timeoutMs`. */
+  waitUntilConnected(timeoutMs = 10_000): Promise<void> {
+    if (this.model) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== done);
+        reject(new BrokerUnavailableError());
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push(done);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const model = this.model;
+    this.model = null;
+    if (model) await model.close().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    let model: ChannelModel | null = null;
+    try {
+      model = await connect(this.options.url, { clientProperties: { connection_name: this.options.name } });
+      model.on('error', () => undefined); // 'close' follows and drives the reconnect
+      model.on('close', () => this.lost(model as ChannelModel));
+      await this.options.setup(model);
+    } catch (error) {
+      if (model) await model.close().catch(() => undefined);
+      this.options.logger?.warn({ error: error instanceof Error ? error.message : String(error) }, 'RabbitMQ connection failed');
+      this.scheduleReconnect();
+      return;
+    }
+    if (this.stopped) {
+      await model.close().catch(() => undefined);
+      return;
+    }
+    this.model = model;
+    this.failures = 0;
+    this.options.logger?.info({ connection: this.options.name }, 'RabbitMQ connected');
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private lost(model: ChannelModel): void {
+    if (this.model !== model) return;
+    this.model = null;
+    this.options.onDisconnect?.();
+    if (this.stopped) return;
+    this.options.logger?.warn({ connection: this.options.name }, 'RabbitMQ connection lost; reconnecting');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    this.failures += 1;
+    const ceiling = Math.min(this.options.maxDelayMs ?? 15_000, (this.options.initialDelayMs ?? 200) * 2 ** Math.min(this.failures - 1, 10));
+    const delay = Math.max(50, Math.random() * ceiling);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer.unref();
+  }
+}

@@ -1,0 +1,337 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { DataSource } from 'typeorm';
+import { execSql, newId, type SqlExecutor } from '@app/database';
+import { EVENT_TYPES, isEventType, type EventEnvelope } from '@app/events';
+import { cancelPendingDeliveries, insertDelivery } from './delivery-records';
+import { WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
+import type {
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointInput,
+  QueuedWebhookDelivery,
+  RotatedWebhookSecret,
+  UpdateWebhookEndpointInput,
+  WebhookAttemptView,
+  WebhookEndpointsOptions,
+  WebhookEndpointView,
+} from './endpoints.types';
+import { WEBHOOK_TEST_EVENT_TYPE } from './headers';
+import { encryptSecret, generateSigningSecret } from './secret-box';
+import { assertPublicTarget, parseWebhookUrl, systemResolver, WebhookTargetError } from './target-policy';
+
+export const ATTEMPTS_VISIBLE = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_DESCRIPTION = 500;
+
+interface EndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  consecutive_failures: number;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  secret_rotated_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface AttemptRow {
+  id: string;
+  webhook_delivery_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_number: number;
+  attempted_at: Date;
+  outcome: WebhookAttemptView['outcome'];
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
+  disabled_reason, secret_rotated_at, created_at, updated_at`;
+
+const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+function present(row: EndpointRow): WebhookEndpointView {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.enabled ? 'enabled' : 'disabled',
+    consecutive_failures: row.consecutive_failures,
+    disabled_at: iso(row.disabled_at),
+    disabled_reason: row.disabled_reason,
+    secret_rotated_at: iso(row.secret_rotated_at),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Webhook endpoint management (spec §6.1), shared by the ops CLI and the web panel. Every method
+ * that touches tenant data takes the account id first and scopes its query by it; another
+ * tenant's endpoint is "not found". Signing secrets are generated here, stored only encrypted and
+ * returned exactly once (create, rotate).
+ */
+export class WebhookEndpointsService {
+  private readonly resolver: (hostname: string) => Promise<string[]>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: WebhookEndpointsOptions,
+  ) {
+    this.resolver = options.resolver ?? systemResolver;
+  }
+
+  async create(accountId: string, input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
+    const url = await this.checkUrl(input.url);
+    const events = this.checkEvents(input.events);
+    const description = this.checkDescription(input.description);
+    if (!UUID.test(accountId)) throw new WebhookInputError('account_id', 'not an account id');
+    const account = await execSql(this.dataSource, 'SELECT 1 FROM accounts WHERE id = $1', [accountId]);
+    if (account.count === 0) throw new WebhookInputError('account_id', `no account ${accountId}`);
+
+    const id = newId();
+    const secret = generateSigningSecret();
+    const { rows } = await execSql<EndpointRow>(
+      this.dataSource,
+      `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, accountId, url, events, description, encryptSecret(this.options.secretsKey, secret, id)],
+    );
+    return { ...present(rows[0]), signing_secret: secret };
+  }
+
+  async list(accountId: string): Promise<WebhookEndpointView[]> {
+    if (!UUID.test(accountId)) return [];
+    const { rows } = await execSql<EndpointRow>(
+      this.dataSource,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
+      [accountId],
+    );
+    return rows.map(present);
+  }
+
+  async get(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+    return present(await this.find(this.dataSource, accountId, endpointId));
+  }
+
+  /** Changes the address, the subscription or the description; the address is checked as on create. */
+  async update(accountId: string, endpointId: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointView> {
+    const current = await this.find(this.dataSource, accountId, endpointId);
+    const url = input.url === undefined ? current.url : await this.checkUrl(input.url);
+    const events = input.events === undefined ? current.events : this.checkEvents(input.events);
+    const description = input.description === undefined ? current.description : this.checkDescription(input.description);
+    const { rows } = await execSql<EndpointRow>(
+      this.dataSource,
+      `UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, updated_at = now()
+        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+      [accountId, endpointId, url, events, description],
+    );
+    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return present(rows[0]);
+  }
+
+  /** A new secret, in force for the very next attempt (pending retries included). */
+  async rotateSecret(accountId: string, endpointId: string): Promise<RotatedWebhookSecret> {
+    this.checkIds(accountId, endpointId);
+    const secret = generateSigningSecret();
+    const { rows } = await execSql<EndpointRow>(
+      this.dataSource,
+      `UPDATE webhook_endpoints SET secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
+        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+      [accountId, endpointId, encryptSecret(this.options.secretsKey, secret, endpointId)],
+    );
+    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return { endpoint: present(rows[0]), signing_secret: secret };
+  }
+
+  /**
+   * Re-enables an endpoint (after the address was fixed) and resets its failure count. Deliveries
+   * cancelled when it was disabled stay cancelled; `resend` sends one again by hand.
+   */
+  async enable(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+    this.checkIds(accountId, endpointId);
+    const { rows } = await execSql<EndpointRow>(
+      this.dataSource,
+      `UPDATE webhook_endpoints
+          SET enabled = true, consecutive_failures = 0, disabled_at = NULL, disabled_reason = NULL, updated_at = now()
+        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+      [accountId, endpointId],
+    );
+    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return present(rows[0]);
+  }
+
+  /** Disables an endpoint and cancels its pending deliveries. Disabling twice keeps the first reason. */
+  async disable(accountId: string, endpointId: string, reason = 'disabled by an operator'): Promise<WebhookEndpointView> {
+    this.checkIds(accountId, endpointId);
+    return this.dataSource.transaction(async (manager) => {
+      // The endpoint row first: the dispatcher locks in the same order (no deadlock).
+      const { rows } = await execSql<EndpointRow>(
+        manager,
+        `UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $3, updated_at = now()
+          WHERE account_id = $1 AND id = $2 AND enabled RETURNING ${ENDPOINT_COLUMNS}`,
+        [accountId, endpointId, reason],
+      );
+      if (rows.length === 0) return present(await this.find(manager, accountId, endpointId));
+      await cancelPendingDeliveries(manager, accountId, endpointId);
+      return present(rows[0]);
+    });
+  }
+
+  /** Deletes the endpoint with its deliveries and attempt log. */
+  async remove(accountId: string, endpointId: string): Promise<void> {
+    this.checkIds(accountId, endpointId);
+    const result = await execSql(this.dataSource, 'DELETE FROM webhook_endpoints WHERE account_id = $1 AND id = $2', [accountId, endpointId]);
+    if (result.count === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+  }
+
+  /** Queues a `webhook.test` event for this endpoint only (whatever its subscription). */
+  async sendTestEvent(accountId: string, endpointId: string): Promise<QueuedWebhookDelivery> {
+    const endpoint = await this.find(this.dataSource, accountId, endpointId);
+    this.requireEnabled(endpoint);
+    const envelope: EventEnvelope = {
+      id: uuidv7(),
+      type: WEBHOOK_TEST_EVENT_TYPE,
+      created_at: new Date().toISOString(),
+      data: { endpoint_id: endpoint.id, message: 'Test event: your endpoint receives and verifies webhooks.' },
+    };
+    const id = await insertDelivery(this.dataSource, {
+      accountId,
+      endpointId,
+      eventId: envelope.id,
+      eventType: envelope.type,
+      origin: 'test',
+      body: Buffer.from(JSON.stringify(envelope)),
+    });
+    return { webhook_delivery_id: id, endpoint_id: endpointId, event_id: envelope.id, event_type: envelope.type, origin: 'test' };
+  }
+
+  /**
+   * Sends one event to the endpoint again, by hand: a new delivery with the same event id and the
+   * same body bytes (receivers de-duplicate on the event id). The event must be of this account
+   * and of a type the endpoint subscribes to.
+   */
+  async resend(accountId: string, endpointId: string, eventId: string): Promise<QueuedWebhookDelivery> {
+    const endpoint = await this.find(this.dataSource, accountId, endpointId);
+    this.requireEnabled(endpoint);
+    const event = UUID.test(eventId) ? await this.findEventBody(accountId, endpointId, eventId) : null;
+    if (!event) throw new WebhookNotFoundError(`no event ${eventId}`);
+    if (event.type !== WEBHOOK_TEST_EVENT_TYPE && !endpoint.events.includes(event.type)) {
+      throw new WebhookStateError('event_not_subscribed', `the endpoint does not subscribe to ${event.type}`);
+    }
+    const id = await insertDelivery(this.dataSource, {
+      accountId,
+      endpointId,
+      eventId,
+      eventType: event.type,
+      origin: 'resend',
+      body: event.body,
+    });
+    return { webhook_delivery_id: id, endpoint_id: endpointId, event_id: eventId, event_type: event.type, origin: 'resend' };
+  }
+
+  /** The last attempts, newest first (at most 100 are kept per endpoint). */
+  async listAttempts(accountId: string, endpointId: string, limit = ATTEMPTS_VISIBLE): Promise<WebhookAttemptView[]> {
+    await this.find(this.dataSource, accountId, endpointId);
+    const { rows } = await execSql<AttemptRow>(
+      this.dataSource,
+      `SELECT id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, error, duration_ms
+         FROM webhook_attempts WHERE account_id = $1 AND endpoint_id = $2
+        ORDER BY attempted_at DESC, id DESC LIMIT $3`,
+      [accountId, endpointId, Math.max(1, Math.min(limit, ATTEMPTS_VISIBLE))],
+    );
+    return rows.map((row) => ({
+      delivery_id: row.id,
+      webhook_delivery_id: row.webhook_delivery_id,
+      event_id: row.event_id,
+      event_type: row.event_type,
+      attempt_number: row.attempt_number,
+      attempted_at: row.attempted_at.toISOString(),
+      outcome: row.outcome,
+      status_code: row.status_code,
+      error: row.error,
+      duration_ms: row.duration_ms,
+    }));
+  }
+
+  /**
+   * Platform-side lookup for ops tooling that addresses an endpoint by id alone (the CLI); the
+   * tenant-scoped methods are then called with the account it returns.
+   */
+  async accountOfEndpoint(endpointId: string): Promise<string | null> {
+    if (!UUID.test(endpointId)) return null;
+    const { rows } = await execSql<{ account_id: string }>(this.dataSource, 'SELECT account_id FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    return rows[0]?.account_id ?? null;
+  }
+
+  private async find(executor: SqlExecutor, accountId: string, endpointId: string): Promise<EndpointRow> {
+    this.checkIds(accountId, endpointId);
+    const { rows } = await execSql<EndpointRow>(
+      executor,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND id = $2`,
+      [accountId, endpointId],
+    );
+    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return rows[0];
+  }
+
+  /** Prefers bytes already sent (to this endpoint first), else the outbox envelope. */
+  private async findEventBody(accountId: string, endpointId: string, eventId: string): Promise<{ type: string; body: Buffer } | null> {
+    const sent = await execSql<{ event_type: string; body: Buffer }>(
+      this.dataSource,
+      `SELECT event_type, body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2
+        ORDER BY (endpoint_id = $3) DESC, created_at LIMIT 1`,
+      [accountId, eventId, endpointId],
+    );
+    if (sent.rows[0]) return { type: sent.rows[0].event_type, body: sent.rows[0].body };
+    const outbox = await execSql<{ event_type: string; envelope: EventEnvelope }>(
+      this.dataSource,
+      'SELECT event_type, envelope FROM outbox_events WHERE account_id = $1 AND id = $2',
+      [accountId, eventId],
+    );
+    if (!outbox.rows[0]) return null;
+    return { type: outbox.rows[0].event_type, body: Buffer.from(JSON.stringify(outbox.rows[0].envelope)) };
+  }
+
+  private requireEnabled(endpoint: EndpointRow): void {
+    if (!endpoint.enabled) throw new WebhookStateError('endpoint_disabled', 'the endpoint is disabled; enable it first');
+  }
+
+  /** Malformed ids cannot exist: "not found", rather than a database error. */
+  private checkIds(accountId: string, endpointId: string): void {
+    if (!UUID.test(accountId) || !UUID.test(endpointId)) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+  }
+
+  private async checkUrl(raw: string): Promise<string> {
+    try {
+      const url = parseWebhookUrl(raw);
+      if (!this.options.allowPrivateTargets) await assertPublicTarget(url, this.resolver);
+      return url.toString();
+    } catch (error) {
+      if (error instanceof WebhookTargetError) throw new WebhookInputError('url', error.message);
+      throw error;
+    }
+  }
+
+  private checkEvents(events: string[]): string[] {
+    if (!Array.isArray(events) || events.length === 0) {
+      throw new WebhookInputError('events', `subscribe to at least one of ${EVENT_TYPES.join(', ')}`);
+    }
+    const unknown = events.filter((type) => !isEventType(type));
+    if (unknown.length > 0) throw new WebhookInputError('events', `unknown event types: ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
+    return EVENT_TYPES.filter((type) => events.includes(type));
+  }
+
+  private checkDescription(description: string | null | undefined): string | null {
+    if (description === undefined || description === null || description.trim() === '') return null;
+    if (description.length > MAX_DESCRIPTION) throw new WebhookInputError('description', `at most ${MAX_DESCRIPTION} characters`);
+    return description.trim();
+  }
+}

@@ -1,0 +1,73 @@
+import type { DeliveryOrigin } from './delivery-records';
+
+/** What the panel and the CLI show of an endpoint. The signing secret is never part of it. */
+export interface WebhookEndpointView {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  /** Failed attempts since the last success; 20 disable the endpoint. */
+  consecutive_failures: number;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  secret_rotated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreatedWebhookEndpoint extends WebhookEndpointView {
+  /** Shown exactly once. */
+  signing_secret: string;
+}
+
+export interface RotatedWebhookSecret {
+  endpoint: WebhookEndpointView;
+  /** Shown exactly once; in force for the next attempt. */
+  signing_secret: string;
+}
+
+/** One line of the attempt log (the last 100 per endpoint are kept). */
+export interface WebhookAttemptView {
+  /** The X-Service-Delivery-ID of the attempt. */
+  delivery_id: string;
+  webhook_delivery_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_number: number;
+  attempted_at: string;
+  outcome: 'succeeded' | 'retry' | 'failed';
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface QueuedWebhookDelivery {
+  webhook_delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  origin: DeliveryOrigin;
+}
+
+export interface CreateWebhookEndpointInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+}
+
+export interface UpdateWebhookEndpointInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+}
+
+export interface WebhookEndpointsOptions {
+  /** AES-256-GCM key for signing secrets at rest (AppConfig.secretsKey). */
+  secretsKey: Buffer;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS. */
+  allowPrivateTargets: boolean;
+  /** DNS used by the registration check; tests inject one. */
+  resolver?: (hostname: string) => Promise<string[]>;
+}

@@ -1,0 +1,58 @@
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { assertPublicTarget, guardedLookup, isPrivateAddress, parseWebhookUrl, TARGET_REFUSED, type LookupFunction } from './target-policy';
+
+describe('webhook target policy', () => {
+  it.each([
+    '0.0.0.0', '10.0.0.1', '10.255.255.255', '100.64.0.1', '100.127.255.254', '127.0.0.1', '127.255.0.9',
+    '169.254.169.254', '169.254.0.1', '172.16.0.1', '172.31.255.255', '192.0.0.8', '192.0.2.1', '192.168.0.1',
+    '198.18.0.1', '198.51.100.7', '203.0.113.9', '224.0.0.251', '239.255.255.250', '240.0.0.1', '255.255.255.255',
+    '::', '::1', '::ffff:127.0.0.1', '::ffff:10.1.2.3', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '64:ff9b::10.0.0.1',
+    'fc00::1', 'fd00:ec2::254', 'fe80::1', 'fec0::1', 'ff02::1', '2001:db8::1', '100::1', '2002:7f00:1::1', 'not-an-ip',
+  ])('treats %s as private', (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '100.63.255.255', '100.128.0.1', '172.15.255.255', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
+    'treats %s as public',
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(false);
+    },
+  );
+
+  it('accepts only https addresses without credentials or fragments', () => {
+    expect(parseWebhookUrl(' https://hooks.example.com/in ').toString()).toBe('https://hooks.example.com/in');
+    for (const bad of ['http://hooks.example.com/', 'wss://hooks.example.com/', 'https://u:p@hooks.example.com/', 'https://hooks.example.com/#x', 'hooks.example.com', '']) {
+      expect(() => parseWebhookUrl(bad)).toThrow();
+    }
+    expect(() => parseWebhookUrl(`https://hooks.example.com/${'a'.repeat(2100)}`)).toThrow(/longer than/);
+  });
+
+  it('refuses a name if any of its addresses is private, and a name that does not resolve', async () => {
+    const resolver = (answers: string[]) => async () => answers;
+    await expect(assertPublicTarget(new URL('https://x.example/'), resolver(['93.184.216.34']))).resolves.toBeUndefined();
+    await expect(assertPublicTarget(new URL('https://x.example/'), resolver(['93.184.216.34', '10.0.0.1']))).rejects.toThrow(/10\.0\.0\.1/);
+    await expect(assertPublicTarget(new URL('https://x.example/'), resolver([]))).rejects.toThrow(/does not resolve/);
+    await expect(assertPublicTarget(new URL('https://x.example/'), async () => Promise.reject(new Error('ENOTFOUND')))).rejects.toThrow(/does not resolve/);
+    await expect(assertPublicTarget(new URL('https://[::1]/'))).rejects.toThrow(/::1/);
+  });
+
+  describe('guardedLookup (connect time)', () => {
+    const base = (answers: LookupAddress[]): LookupFunction => (_host, _options, callback) => callback(null, answers);
+    const run = (lookup: LookupFunction, options: LookupOptions) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; result: unknown; family?: number }>((resolve) =>
+        lookup('x.example', options, (error, result, family) => resolve({ error, result, family })),
+      );
+
+    it('hands only public addresses to the socket', async () => {
+      const lookup = guardedLookup(base([{ address: '127.0.0.1', family: 4 }, { address: '93.184.216.34', family: 4 }]));
+      expect(await run(lookup, { all: true })).toMatchObject({ error: null, result: [{ address: '93.184.216.34', family: 4 }] });
+      expect(await run(lookup, {})).toMatchObject({ error: null, result: '93.184.216.34', family: 4 });
+    });
+
+    it('fails with EWEBHOOKTARGETREFUSED when only private addresses remain', async () => {
+      const lookup = guardedLookup(base([{ address: '169.254.169.254', family: 4 }, { address: 'fd00:ec2::254', family: 6 }]));
+      const { error } = await run(lookup, { all: true });
+      expect(error?.code).toBe(TARGET_REFUSED);
+    });
+  });
+});

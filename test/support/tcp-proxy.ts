@@ -1,0 +1,43 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of a real service, to simulate it going away without touching it:
+ * `down()` drops every connection and refuses new ones; `up()` listens again on the same port.
+ */
+export class TcpProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async up(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async down(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
