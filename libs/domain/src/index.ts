@@ -14,6 +14,22 @@ export * from './devices/device-settings';
 export * from './devices/alert-preset-thresholds';
 export * from './devices/device-admin.service';
 export * from './shipments/active-shipment-lookup';
+export * from './shipments/shipment-legs';
+export * from './shipments/shipment-record';
+export * from './shipments/shipment-completion';
+export * from './shipments/shipment-geofences';
+export * from './shipments/tracked-points';
+export * from './ais/ais-position';
+export * from './ais/ais-ingest.service';
+export * from './ais/ais-topology';
+export * from './ais/vessel-positions';
+export * from './reports/mean-kinetic-temperature';
+export * from './reports/series-stats';
+export * from './reports/report-record';
+export * from './reports/report-store';
+export * from './reports/report-jobs';
+export * from './reports/shipment-report';
+export * from './reports/device-report';
 export {
   type GeoPosition,
   type CircleShape,
