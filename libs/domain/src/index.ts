@@ -30,6 +30,7 @@ export * from './reports/report-store';
 export * from './reports/report-jobs';
 export * from './reports/shipment-report';
 export * from './reports/device-report';
+export * from './reports/report-thresholds';
 export {
   type GeoPosition,
   type CircleShape,
