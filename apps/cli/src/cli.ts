@@ -2,9 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '@app/config';
 import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
+import { registerAisCommands } from './commands/ais.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
 import { registerDemoCommands } from './commands/demo.commands';
 import { registerDeviceCommands } from './commands/devices.commands';
+import { registerReportCommands } from './commands/reports.commands';
 import { registerTelemetryCommands } from './commands/telemetry.commands';
 
 export function buildProgram(): Command {
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
   registerDemoCommands(program);
   registerDeviceCommands(program);
   registerTelemetryCommands(program);
+  registerAisCommands(program);
+  registerReportCommands(program);
   return program;
 }
 

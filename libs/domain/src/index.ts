@@ -7,6 +7,7 @@ export * from './geo';
 export * from './users';
 export * from './formats';
 export * from './demo/demo-devices';
+export * from './demo/demo-shipments';
 export * from './alarms/alarm-enums';
 export * from './alarms/alarm-record';
 export * from './alarms/alarm-writer';

@@ -197,7 +197,7 @@ export function renderReportPdf(model: ReportDocumentModel): Promise<Buffer> {
   doc.moveDown(0.5).fontSize(8).fillColor('#4b5563');
   doc.text(
     pdfText(
-      `Mean kinetic temperature (MKT): ΔH/R = 10000 K (ΔH = 83.144 kJ/mol), readings weighted equally. ` +
+      `Mean kinetic temperature (MKT): activation energy 83.144 kJ/mol (Delta H / R = 10000 K), readings weighted equally. ` +
         `Overall MKT ${model.overall.temperature ? formatCelsius(model.overall.temperature.mkt) : '-'}. ` +
         'Time beyond a limit runs from a reading beyond it to the next reading, summed over the devices.',
     ),
