@@ -64,7 +64,7 @@ export function temperatureChart(input: ChartInput): Html {
       ? 'No temperature readings yet.'
       : `Temperature between ${fmt(Math.min(...withData.map((b) => b.min as number)))} and ${fmt(Math.max(...withData.map((b) => b.max as number)))} °C` +
         (limits.length > 0 ? `; limits ${limits.map(fmt).join(' and ')} °C.` : '.');
-  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc">
 <title id="chart-title">Temperature during the shipment (°C)</title>
 <desc id="chart-desc">${summary}</desc>
 ${grid}
