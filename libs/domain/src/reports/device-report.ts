@@ -60,10 +60,10 @@ export async function generateDeviceReports(
     (points) => builder.add(points),
   );
   const alarms = (await manager.query(
-    `SELECT created_at, type, severity, message, resolved_at FROM alarms
-      WHERE account_id = $1 AND lifecycle_id = $2 AND created_at >= $3 AND created_at < $4 ORDER BY created_at, id`,
+    `SELECT COALESCE(triggered_at, created_at) AS at, type, severity, message, resolved_at FROM alarms
+      WHERE account_id = $1 AND lifecycle_id = $2 AND COALESCE(triggered_at, created_at) >= $3 AND COALESCE(triggered_at, created_at) < $4 ORDER BY 1, id`,
     [device.account_id, device.lifecycle_id, from.toISOString(), to.toISOString()],
-  )) as Array<{ created_at: Date; type: string; severity: string; message: string; resolved_at: Date | null }>;
+  )) as Array<{ at: Date; type: string; severity: string; message: string; resolved_at: Date | null }>;
   const pdf = await renderReportPdf({
     title: 'Device report',
     heading: `${device.serial_number}${device.label ? ` - ${device.label}` : ''}`,
@@ -78,7 +78,7 @@ export async function generateDeviceReports(
     overall: builder.overall(),
     limits: displayedLimits([thresholds]),
     chart: builder.chart(),
-    alarms: alarms.map((a) => ({ at: a.created_at, device: device.serial_number, type: a.type, severity: a.severity, message: a.message, resolvedAt: a.resolved_at })),
+    alarms: alarms.map((a) => ({ at: a.at, device: device.serial_number, type: a.type, severity: a.severity, message: a.message, resolvedAt: a.resolved_at })),
     generatedAt,
   });
   const subject = { type: 'device' as const, id: deviceId };

@@ -181,16 +181,16 @@ export function renderReportPdf(model: ReportDocumentModel): Promise<Buffer> {
   table(
     doc,
     [
-      { title: 'Device', width: 75 },
+      { title: 'Device', width: 87 },
       { title: 'Points', width: 40 },
       { title: 'Min', width: 40 },
       { title: 'Max', width: 40 },
       { title: 'Avg', width: 40 },
       { title: 'MKT', width: 40 },
-      { title: 'T < min', width: 55 },
-      { title: 'T > max', width: 55 },
-      { title: 'RH < min', width: 55 },
-      { title: 'RH > max', width: 55 },
+      { title: 'T < min', width: 52 },
+      { title: 'T > max', width: 52 },
+      { title: 'RH < min', width: 52 },
+      { title: 'RH > max', width: 52 },
     ],
     [statsRow('All devices', model.overall), ...model.devices.map((d) => statsRow(d.serial, d.summary))],
   );

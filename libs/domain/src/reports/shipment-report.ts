@@ -85,12 +85,12 @@ export async function generateShipmentReports(
   await forEachPointBatch(manager, trackedPointsQuery({ accountId, shipmentId, now: row.completed_at }), (points) => builder.add(points));
 
   const alarms = (await manager.query(
-    `SELECT a.created_at, d.serial_number, a.type, a.severity, a.message, a.resolved_at
+    `SELECT COALESCE(a.triggered_at, a.created_at) AS at, d.serial_number, a.type, a.severity, a.message, a.resolved_at
        FROM alarms a JOIN devices d ON d.id = a.device_id
-      WHERE a.account_id = $1 AND a.shipment_id = $2 ORDER BY a.created_at, a.id`,
+      WHERE a.account_id = $1 AND a.shipment_id = $2 ORDER BY 1, a.id`,
     [accountId, shipmentId],
-  )) as Array<{ created_at: Date; serial_number: string; type: string; severity: string; message: string; resolved_at: Date | null }>;
-  const alarmLines: ReportAlarmLine[] = alarms.map((a) => ({ at: a.created_at, device: a.serial_number, type: a.type, severity: a.severity, message: a.message, resolvedAt: a.resolved_at }));
+  )) as Array<{ at: Date; serial_number: string; type: string; severity: string; message: string; resolved_at: Date | null }>;
+  const alarmLines: ReportAlarmLine[] = alarms.map((a) => ({ at: a.at, device: a.serial_number, type: a.type, severity: a.severity, message: a.message, resolvedAt: a.resolved_at }));
 
   const pdf = await renderReportPdf({
     title: 'Shipment report',
