@@ -144,7 +144,8 @@ describe('Geofence automation of the route locations', () => {
   let world: ShipmentWorld;
   let db: DataSource;
   let ingest: TelemetryIngestService;
-  const ago = (minutes: number): Date => new Date(Math.floor(Date.now() / 1000) * 1000 - minutes * MIN);
+  const NOW = Math.floor(Date.now() / 1000) * 1000;
+  const ago = (minutes: number): Date => new Date(NOW - minutes * MIN);
   const off = { record_event: false, raise_alarm: false };
 
   beforeAll(async () => {
