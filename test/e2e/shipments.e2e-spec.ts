@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { DeviceAdminService } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
 import { createTenant, type Tenant } from '../support/fixtures';
@@ -131,6 +132,19 @@ describe('Shipments: create, detail, list, update, delete, complete', () => {
     const five = await createShipment(api, tenant, shipmentBody(refs, devices.slice(5, 10), { reference: 'FIVE' }));
     expect(five.device_ids).toHaveLength(5);
     await api.http.post(`${API}/shipments/${five.id}/complete/`).set(tenant.auth).expect(200);
+  });
+
+  it('a device transferred to another owner leaves its active shipment, and the new owner can ship it', async () => {
+    const { tenant, refs, devices } = world;
+    const device = devices[10];
+    const shipment = await createShipment(api, tenant, shipmentBody(refs, [device], { reference: 'SOLD' }));
+    const buyer = await shipmentWorld(api, 1, undefined, 'Buyer');
+    await new DeviceAdminService(db).transfer(device, buyer.tenant.accountId);
+    const detail = await api.http.get(`${API}/shipments/${shipment.id}/`).set(tenant.auth).expect(200);
+    expect(detail.body.device_ids).toEqual([]);
+    expect(detail.body.devices).toEqual([expect.objectContaining({ device_id: device, detached_at: expect.any(String) })]);
+    const theirs = await createShipment(api, buyer.tenant, shipmentBody(buyer.refs, [device], { reference: 'BOUGHT' }));
+    expect(theirs.device_ids).toEqual([device]);
   });
 
   it('lets only one of two concurrent creates take the same device', async () => {
