@@ -147,6 +147,20 @@ describe('Shipments: create, detail, list, update, delete, complete', () => {
     expect(theirs.device_ids).toEqual([device]);
   });
 
+  it('replays a create sent again with the same Idempotency-Key, creating one shipment and one event', async () => {
+    const { tenant, refs, devices } = world;
+    const key = newKey();
+    const body = shipmentBody(refs, [devices[9]], { reference: 'ONCE' });
+    const first = await api.http.post(`${API}/shipments/create/`).set(tenant.auth).set('Idempotency-Key', key).send(body).expect(201);
+    const again = await api.http.post(`${API}/shipments/create/`).set(tenant.auth).set('Idempotency-Key', key).send(body).expect(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await db.query(`SELECT count(*)::int AS n FROM shipments WHERE account_id = $1 AND reference = 'ONCE'`, [tenant.accountId]))[0].n).toBe(1);
+    expect((await db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE event_type = 'shipment.created' AND aggregate_id = $1`, [String(first.body.id)]))[0].n).toBe(1);
+    await api.http.post(`${API}/shipments/create/`).set(tenant.auth).send(body).expect(400).expect((res) => expect(res.body.code).toBe('idempotency_key_required'));
+    await api.http.post(`${API}/shipments/${first.body.id}/complete/`).set(tenant.auth).expect(200);
+  });
+
   it('lets only one of two concurrent creates take the same device', async () => {
     const { tenant, refs, devices } = world;
     const device = devices[11];
