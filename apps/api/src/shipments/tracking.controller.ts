@@ -47,7 +47,7 @@ export class TrackingController {
     summary: 'Telemetry of the shipment’s devices within the shipment window',
     description:
       'Each device’s points only while it was attached, and only inside [start of the shipment, completion or now): a completed shipment’s window is frozen, so points recorded after completion never appear, however late they arrive. ' +
-      '`from`/`to` narrow the window; `device_id` keeps one device. ' +
+      '`from`/`to` narrow the window; `device_id` keeps one device. The window is bounded by the shipment, so the device telemetry’s maximum range (TELEMETRY_MAX_RANGE_DAYS) does not apply. ' +
       `Page size: \`limit\` up to 1000 (default ${TELEMETRY_DEFAULT_PAGE_SIZE}). ` +
       '`bucket` (1m, 5m, 15m, 1h, 6h, 1d) downsamples exactly like device telemetry: per bucket the number of points and min/avg/max of each measurement, over all the devices (or the one chosen).',
   })
