@@ -145,6 +145,15 @@ describe('AIS vessel positions: ingestion (queue and CLI) and the shipment detai
       .send(shipmentBody(world.refs, [d1], { transport_legs: [{ mode: 'sea', vessel_mmsi: mmsi, planned_arrival_at: t60 }, { mode: 'road' }] }))
       .expect(200)
       .expect((res) => expect(res.body).toMatchObject({ active_transport_leg: { mode: 'road' }, ais_position: null }));
+    // a leg naming an MMSI follows that MMSI only, even if a report of another MMSI carries its IMO
+    const mmsi2 = newMmsi();
+    await ais.ingest([
+      { mmsi: mmsi2, imo: '9319466', recorded_at: t10, latitude: 30, longitude: 30 },
+      { mmsi: newMmsi(), imo: '9319466', recorded_at: t1, latitude: 31, longitude: 31 },
+    ]);
+    const both = await seaShipment(world.devices[3], { vessel_mmsi: mmsi2, vessel_imo: '9319466' });
+    expect(both.ais_position).toMatchObject({ mmsi: mmsi2, latitude: 30, recorded_at: t10 });
+    await api.http.delete(`${API}/shipments/${both.id}/`).set(world.tenant.auth).expect(204);
     // an unknown vessel has no position
     const silent = await createShipment(api, world.tenant, shipmentBody(world.refs, [world.devices[3]], { transport_legs: [{ mode: 'sea', vessel_mmsi: newMmsi() }] }));
     expect(silent.ais_position).toBeNull();

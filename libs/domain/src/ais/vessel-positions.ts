@@ -22,23 +22,21 @@ interface PositionRow {
 }
 
 /**
- * The newest position reported for the vessel named by MMSI and/or IMO, not later than `now`.
- * One indexed lookup per identifier; the newer of the two wins.
+ * The newest position reported for the vessel, not later than `now`. AIS position reports are
+ * keyed by MMSI, so a leg naming an MMSI is matched by MMSI only (a report carrying the same IMO
+ * under another MMSI is another transmitter); a leg naming only an IMO is matched by IMO.
  */
 export async function latestVesselPosition(
   manager: EntityManager,
   vessel: { mmsi: string | null; imo: string | null },
   now: Date = new Date(),
 ): Promise<VesselPositionRecord | null> {
-  if (!vessel.mmsi && !vessel.imo) return null;
-  const columns = 'mmsi, imo, latitude, longitude, speed_knots, course_deg, recorded_at';
+  const [column, value] = vessel.mmsi ? ['mmsi', vessel.mmsi] : vessel.imo ? ['imo', vessel.imo] : [null, null];
+  if (!column) return null;
   const rows = (await manager.query(
-    `SELECT * FROM (
-       (SELECT ${columns} FROM ais_positions WHERE $1::text IS NOT NULL AND mmsi = $1 AND recorded_at <= $3 ORDER BY recorded_at DESC LIMIT 1)
-       UNION ALL
-       (SELECT ${columns} FROM ais_positions WHERE $2::text IS NOT NULL AND imo = $2 AND recorded_at <= $3 ORDER BY recorded_at DESC LIMIT 1)
-     ) latest ORDER BY recorded_at DESC LIMIT 1`,
-    [vessel.mmsi, vessel.imo, now.toISOString()],
+    `SELECT mmsi, imo, latitude, longitude, speed_knots, course_deg, recorded_at FROM ais_positions
+      WHERE ${column} = $1 AND recorded_at <= $2 ORDER BY recorded_at DESC LIMIT 1`,
+    [value, now.toISOString()],
   )) as PositionRow[];
   const row = rows[0];
   if (!row) return null;

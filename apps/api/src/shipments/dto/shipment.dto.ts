@@ -77,7 +77,7 @@ export class ShipmentDto extends ShipmentListItemDto {
   @ApiProperty({ type: ShipmentLegDto, nullable: true, description: 'The first leg not yet completed; null when there is none or the shipment is completed.' })
   active_transport_leg: ShipmentLegDto | null;
   @ApiProperty({ type: [ShipmentDeviceDto], description: 'Every attachment, in order, with its attach and detach times.' }) devices: ShipmentDeviceDto[];
-  @ApiProperty({ type: VesselPositionDto, nullable: true, description: 'Latest AIS position of the active sea leg’s vessel; null when the active leg is not at sea or nothing was reported.' })
+  @ApiProperty({ type: VesselPositionDto, nullable: true, description: 'Latest AIS position of the active sea leg’s vessel, found by the leg’s `vessel_mmsi` (by `vessel_imo` when the leg names no MMSI); null when the active leg is not at sea or nothing was reported.' })
   ais_position: VesselPositionDto | null;
   @ApiProperty({ type: ShipmentSummaryDto }) summary: ShipmentSummaryDto;
   @ApiProperty({ type: [ShipmentEventDto], description: 'The latest 50 geofence events (location automation `record_event`, arrivals), oldest first.' })
