@@ -2,18 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { toThresholds, type Thresholds } from './device-settings';
 
 /**
- * The `alert_presets` table belongs to the catalogue feature, which may not be deployed yet:
- * every query here first checks that the table exists, and reads a preset as jsonb so that it
- * depends only on (id, account_id) and on threshold columns named like the device thresholds
- * (top level, or inside a `thresholds` jsonb column).
+ * Alert presets are catalogue records; a preset is read as jsonb so that only (id, account_id) and
+ * threshold columns named like the device thresholds matter here.
  */
-async function alertPresetsTableExists(manager: EntityManager): Promise<boolean> {
-  const [row] = (await manager.query(`SELECT to_regclass('alert_presets') IS NOT NULL AS present`)) as Array<{ present: boolean }>;
-  return row.present;
-}
-
 export async function alertPresetExists(manager: EntityManager, accountId: string, presetId: string): Promise<boolean> {
-  if (!(await alertPresetsTableExists(manager))) return false;
   const rows = (await manager.query(`SELECT 1 FROM alert_presets WHERE account_id = $1 AND id = $2`, [accountId, presetId])) as unknown[];
   return rows.length > 0;
 }
@@ -29,7 +21,7 @@ export async function loadPresetThresholds(
   presets: Array<{ accountId: string; presetId: string }>,
 ): Promise<Map<string, Thresholds>> {
   const result = new Map<string, Thresholds>();
-  if (presets.length === 0 || !(await alertPresetsTableExists(manager))) return result;
+  if (presets.length === 0) return result;
   const rows = (await manager.query(
     `SELECT p.id, to_jsonb(p) AS preset
        FROM alert_presets p
