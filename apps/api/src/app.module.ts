@@ -21,6 +21,7 @@ import { OpenApiDocumentHolder } from './openapi/openapi-document';
 import { OutboxModule } from './outbox/outbox.module';
 import { SchemaController } from './openapi/schema.controller';
 import { PagesModule } from './pages/pages.module';
+import { PanelModule } from './panel/panel.module';
 import { ReceiversModule } from './receivers/receivers.module';
 import { ShipmentTemplatesModule } from './shipment-templates/shipment-templates.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
@@ -40,6 +41,7 @@ export const FEATURE_MODULES = [
   DevicesModule,
   TelemetryModule,
   AlarmsModule,
+  PanelModule,
 ];
 
 @Module({})

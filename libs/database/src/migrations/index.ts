@@ -6,6 +6,8 @@ import { Devices1763769800000 } from './1763769800000-Devices';
 import { TelemetryPoints1763769800001 } from './1763769800001-TelemetryPoints';
 import { Alarms1763769800002 } from './1763769800002-Alarms';
 import { Webhooks1763769900000 } from './1763769900000-Webhooks';
+import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
+import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   TelemetryPoints1763769800001,
   Alarms1763769800002,
   Webhooks1763769900000,
+  PanelSessions1763770100000,
+  CompanyAdminInvitations1763770100001,
 ];
