@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { startApi, type TestApi } from '../support/api';
+import { listRoutes } from '../support/routes';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { csrfOf, insertPanelUser, openSignIn, PANEL_PASSWORD, type PanelUser, setCookieLine, signIn } from '../support/panel';
 
@@ -67,6 +68,20 @@ describe('web panel: sign-in, sessions, CSRF, roles', () => {
       .send({ _csrf: offsite.csrf, email: admin.email, password: PANEL_PASSWORD, next: 'https://evil.example/' })
       .expect(303);
     expect(refused.headers.location).toBe('/panel/');
+  });
+
+  it('protects every panel route but sign-in and the stylesheet with the panel session (public only for the API guards)', async () => {
+    const routes = listRoutes(api.app).filter((r) => r.route.split(' ')[1].startsWith('/panel/'));
+    expect(routes.length).toBeGreaterThan(15);
+    const open = ['GET /panel/sign-in/', 'POST /panel/sign-in/', 'GET /panel/assets/panel.css/'];
+    for (const { route, access } of routes) {
+      expect({ route, access }).toEqual({ route, access: 'public' });
+      if (open.includes(route)) continue;
+      const [method, template] = route.split(' ');
+      const path = template.replace(/:[a-z_]+/g, '01900000-0000-7000-8000-000000000001');
+      const res = await (method === 'GET' ? api.raw.get(path) : api.raw.post(path).type('form').send({}));
+      expect({ route, status: res.status, location: res.headers.location?.split('?')[0] }).toEqual({ route, status: 303, location: '/panel/sign-in/' });
+    }
   });
 
   it('signs in with a session cookie (httpOnly, SameSite=Lax, path /panel) whose id is stored only as a hash', async () => {

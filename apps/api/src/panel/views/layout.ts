@@ -19,7 +19,7 @@ export interface PanelView {
   secret?: boolean;
 }
 
-export const STYLESHEET_PATH = panelPath('assets', 'panel.css');
+export const STYLESHEET_PATH = `${panelPath('assets')}panel.css`;
 
 const BASE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 

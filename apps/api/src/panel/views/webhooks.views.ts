@@ -84,7 +84,7 @@ export function endpointCreatedView(created: CreatedWebhookEndpoint): PanelView 
 <h1>Endpoint added</h1>
 <div class="warning" role="note">${SECRET_WARNING}</div>
 <div class="card">
-<dl class="summary"><dt>Address</dt><dd><code>${created.url}</code></dd><dt>Events</dt><dd>${created.events.join(', ')}</dd></dl>
+<dl class="summary"><dt>Address</dt><dd><code>${created.url}</code></dd><dt>Events</dt><dd>${created.events.join(', ')}</dd>${created.description ? html`<dt>Description</dt><dd>${created.description}</dd>` : html``}</dl>
 ${secretField('signing-secret', 'Signing secret', created.signing_secret)}
 ${SIGNATURE_HELP}
 </div>
