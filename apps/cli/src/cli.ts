@@ -6,6 +6,7 @@ import { registerCredentialCommands } from './commands/credentials.commands';
 import { registerDemoCommands } from './commands/demo.commands';
 import { registerDeviceCommands } from './commands/devices.commands';
 import { registerTelemetryCommands } from './commands/telemetry.commands';
+import { registerUserCommands } from './commands/users.commands';
 import { registerWebhookCommands } from './commands/webhooks.commands';
 
 export function buildProgram(): Command {
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerDemoCommands(program);
   registerDeviceCommands(program);
   registerTelemetryCommands(program);
+  registerUserCommands(program);
   registerWebhookCommands(program);
   return program;
 }
