@@ -97,6 +97,9 @@ describe('web panel: sign-in, sessions, CSRF, roles', () => {
     const home = await agent.get('/panel/').expect(200);
     expect(home.text).toContain('Panel Auth Co');
     expect(home.text).toContain('<h1>Overview</h1>');
+    expect(home.headers['cache-control']).toBe('no-store');
+    // Signed in already: the sign-in page sends the person on.
+    await agent.get('/panel/sign-in/?next=/panel/webhooks/').expect(303).expect('Location', '/panel/webhooks/');
   });
 
   it('marks the cookies Secure when the panel is served over https', async () => {

@@ -62,6 +62,7 @@ caption { text-align: left; font-weight: 600; padding: .5rem 0; }
 th, td { text-align: left; vertical-align: top; padding: .5rem .6rem; border-bottom: 1px solid #e2e8f0; }
 th { background: #f1f5f9; font-size: .9rem; }
 td ul { margin: 0; padding-left: 1rem; }
+.nowrap, .nowrap code { white-space: nowrap; overflow-wrap: normal; }
 .secret-row { display: flex; gap: .5rem; align-items: stretch; flex-wrap: wrap; }
 .secret-row input { flex: 1 1 18rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; margin-top: 0; }
 .empty { color: #4b5563; font-style: italic; }
@@ -75,8 +76,8 @@ footer { max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #4b5563; f
   dl.summary dd { margin-bottom: .5rem; }
   table.responsive thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.responsive tr { display: block; border-bottom: 2px solid #cbd5e1; padding: .25rem 0; }
-  table.responsive td { display: grid; grid-template-columns: 8rem 1fr; gap: .5rem; border: none; padding: .25rem .6rem; }
-  table.responsive td::before { content: attr(data-label); font-weight: 600; }
+  table.responsive td { display: block; position: relative; border: none; padding: .25rem .6rem .25rem 9.5rem; min-height: 2rem; }
+  table.responsive td::before { content: attr(data-label); position: absolute; left: .6rem; width: 8.5rem; font-weight: 600; }
 }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;

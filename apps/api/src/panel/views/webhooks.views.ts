@@ -31,7 +31,7 @@ export function endpointListView(endpoints: WebhookEndpointView[]): PanelView {
     nav: 'webhooks',
     title: 'Settings · Webhooks',
     body: html`<h1>Settings · Webhooks</h1>
-<p>Webhook endpoints receive your company's events as signed HTTPS POST requests. Each endpoint receives only the event types it subscribes to. After 20 failed deliveries in a row an endpoint is disabled automatically; you re-enable it here.</p>
+<p>Webhook endpoints receive your company's events as signed HTTPS POST requests. Each endpoint receives only the event types it subscribes to. After 20 failed delivery attempts in a row an endpoint is disabled automatically; you re-enable it here.</p>
 <p><a class="button" href="${panelPath('webhooks', 'new')}">Add an endpoint</a></p>
 ${endpoints.length === 0
   ? html`<p class="empty">No webhook endpoints yet.</p>`
@@ -133,7 +133,7 @@ function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, att
   const rows = attempts.map(
     (a) => html`<tr>
 <td data-label="Time">${timeHtml(a.attempted_at)}</td>
-<td data-label="Event type"><code>${a.event_type}</code></td>
+<td data-label="Event type" class="nowrap"><code>${a.event_type}</code></td>
 <td data-label="Event ID"><code>${a.event_id}</code></td>
 <td data-label="Delivery ID"><code>${a.delivery_id}</code></td>
 <td data-label="Attempt">${a.attempt_number}</td>
