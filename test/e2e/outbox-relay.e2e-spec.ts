@@ -29,8 +29,12 @@ describe('outbox relay (api → RabbitMQ)', () => {
     accountId = await createAccount(dataSource, 'Relay Co');
   });
 
+  // Extra relays of one test must not publish the next test's rows.
+  afterEach(async () => {
+    for (const extra of extraRelays.splice(0)) await extra.stop();
+  });
+
   afterAll(async () => {
-    for (const extra of extraRelays) await extra.stop();
     await tap.close();
     await api.close();
   });

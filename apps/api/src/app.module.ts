@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { AccountsModule } from './accounts/accounts.module';
+import { AisModule } from './ais/ais.module';
 import { AlertPresetsModule } from './alert-presets/alert-presets.module';
 import { AlarmsModule } from './alarms/alarms.module';
 import { ApiIndexController } from './api-index/api-index.controller';
@@ -23,7 +24,9 @@ import { SchemaController } from './openapi/schema.controller';
 import { PagesModule } from './pages/pages.module';
 import { PanelModule } from './panel/panel.module';
 import { ReceiversModule } from './receivers/receivers.module';
+import { ReportsModule } from './reports/reports.module';
 import { ShipmentTemplatesModule } from './shipment-templates/shipment-templates.module';
+import { ShipmentsModule } from './shipments/shipments.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
 import { UsersModule } from './users/users.module';
 
@@ -41,6 +44,9 @@ export const FEATURE_MODULES = [
   DevicesModule,
   TelemetryModule,
   AlarmsModule,
+  ShipmentsModule,
+  ReportsModule,
+  AisModule,
   PanelModule,
 ];
 

@@ -2,9 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '@app/config';
 import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
+import { registerAisCommands } from './commands/ais.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
 import { registerDemoCommands } from './commands/demo.commands';
 import { registerDeviceCommands } from './commands/devices.commands';
+import { registerReportCommands } from './commands/reports.commands';
 import { registerTelemetryCommands } from './commands/telemetry.commands';
 import { registerUserCommands } from './commands/users.commands';
 import { registerWebhookCommands } from './commands/webhooks.commands';
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   registerTelemetryCommands(program);
   registerUserCommands(program);
   registerWebhookCommands(program);
+  registerAisCommands(program);
+  registerReportCommands(program);
   return program;
 }
 

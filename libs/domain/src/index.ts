@@ -7,6 +7,7 @@ export * from './geo';
 export * from './users';
 export * from './formats';
 export * from './demo/demo-devices';
+export * from './demo/demo-shipments';
 export * from './alarms/alarm-enums';
 export * from './alarms/alarm-record';
 export * from './alarms/alarm-writer';
@@ -14,6 +15,23 @@ export * from './devices/device-settings';
 export * from './devices/alert-preset-thresholds';
 export * from './devices/device-admin.service';
 export * from './shipments/active-shipment-lookup';
+export * from './shipments/shipment-legs';
+export * from './shipments/shipment-record';
+export * from './shipments/shipment-completion';
+export * from './shipments/shipment-geofences';
+export * from './shipments/tracked-points';
+export * from './ais/ais-position';
+export * from './ais/ais-ingest.service';
+export * from './ais/ais-topology';
+export * from './ais/vessel-positions';
+export * from './reports/mean-kinetic-temperature';
+export * from './reports/series-stats';
+export * from './reports/report-record';
+export * from './reports/report-store';
+export * from './reports/report-jobs';
+export * from './reports/shipment-report';
+export * from './reports/device-report';
+export * from './reports/report-thresholds';
 export {
   type GeoPosition,
   type CircleShape,

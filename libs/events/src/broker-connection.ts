@@ -11,7 +11,7 @@ export interface BrokerConnectionOptions {
   name: string;
   /** Declares topology and opens channels; a failure closes the connection and retries. */
   setup(connection: ChannelModel): Promise<void>;
-  /** Called when an established connection is lost (channels are gone with it). */
+  /** Called when a connection that completed setup is lost (channels are gone with it). */
   onDisconnect?(): void;
   logger?: BrokerLogger;
   initialDelayMs?: number;
@@ -80,13 +80,24 @@ export class BrokerConnection {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     let model: ChannelModel | null = null;
+    let closed = false;
     try {
       model = await connect(this.options.url, { clientProperties: { connection_name: this.options.name } });
       model.on('error', () => undefined); // 'close' follows and drives the reconnect
-      model.on('close', () => this.lost(model as ChannelModel));
+      model.on('close', () => {
+        closed = true;
+        this.lost(model as ChannelModel);
+      });
       await this.options.setup(model);
+      // Lost after setup's last step succeeded but before it returned (e.g. the broker's close frame
+      // read together with the last reply): `lost` ignored it, since this was not yet the current
+      // connection. Keeping it would leave a dead connection "connected" and never reconnect.
+      if (closed) {
+        this.options.onDisconnect?.();
+        throw new Error('connection lost during setup');
+      }
     } catch (error) {
-      if (model) await model.close().catch(() => undefined);
+      if (model && !closed) await model.close().catch(() => undefined);
       this.options.logger?.warn({ error: error instanceof Error ? error.message : String(error) }, 'RabbitMQ connection failed');
       this.scheduleReconnect();
       return;

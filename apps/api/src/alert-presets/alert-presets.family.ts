@@ -3,6 +3,7 @@ import { ValidationFailedError } from '../common/api-error';
 import type { CatalogueFamily, ReferenceCheck, WritableFields } from '../common/catalogue/catalogue-family';
 import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import type { CreateAlertPresetDto } from './dto/create-alert-preset.dto';
+import { REFERENCED_BY_DEVICE_SETTINGS, referencedByActiveShipments } from '../shipments/shipment-references';
 
 const RANGES = [
   ['temperature_min', 'temperature_max'],
@@ -19,8 +20,12 @@ export function checkRanges(fields: WritableFields<CreateAlertPresetDto>): void 
   if (errors.length > 0) throw new ValidationFailedError(errors);
 }
 
-/** Who may still point at an alert preset. Device settings and shipments append their checks here. */
-export const ALERT_PRESET_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates(['alert_preset_id'])];
+/** Who may still point at an alert preset. */
+export const ALERT_PRESET_REFERENCES: ReferenceCheck[] = [
+  referencedByShipmentTemplates(['alert_preset_id']),
+  referencedByActiveShipments(['alert_preset_id']),
+  REFERENCED_BY_DEVICE_SETTINGS,
+];
 
 export const ALERT_PRESETS: CatalogueFamily<AlertPreset, CreateAlertPresetDto> = {
   entity: AlertPreset,

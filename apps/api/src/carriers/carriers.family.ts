@@ -3,6 +3,7 @@ import { ValidationFailedError } from '../common/api-error';
 import type { CatalogueFamily, ReferenceCheck, WritableFields } from '../common/catalogue/catalogue-family';
 import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import type { CreateCarrierDto } from './dto/create-carrier.dto';
+import { referencedByActiveShipments } from '../shipments/shipment-references';
 
 /** Which transport modes each identifier belongs to. */
 export const IDENTIFIER_MODES: Record<'scac' | 'iata_code' | 'mmsi' | 'imo', readonly TransportMode[]> = {
@@ -24,8 +25,11 @@ export function checkIdentifiersApply(fields: WritableFields<CreateCarrierDto>):
   if (errors.length > 0) throw new ValidationFailedError(errors);
 }
 
-/** Who may still point at a carrier. The shipments feature appends its check here. */
-export const CARRIER_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates(['carrier_id'], ['carrier_id'])];
+/** Who may still point at a carrier. */
+export const CARRIER_REFERENCES: ReferenceCheck[] = [
+  referencedByShipmentTemplates(['carrier_id'], ['carrier_id']),
+  referencedByActiveShipments(['carrier_id'], ['carrier_id']),
+];
 
 export const CARRIERS: CatalogueFamily<Carrier, CreateCarrierDto> = {
   entity: Carrier,

@@ -25,7 +25,10 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
     status: 409,
     description: 'The first request with this Idempotency-Key is still running; retry later.',
   },
-  in_use: { status: 409, description: 'The record is still referenced (e.g. by a shipment template) and cannot be deleted.' },
+  in_use: {
+    status: 409,
+    description: 'The record is still referenced (by a shipment template, an active shipment, or a device’s current settings) and cannot be deleted.',
+  },
   role_not_assignable: { status: 409, description: 'COMPANY_ADMIN cannot be granted through the API (user update, invitation).' },
   company_admin_protected: {
     status: 409,
@@ -38,6 +41,17 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   range_too_large: {
     status: 400,
     description: 'The telemetry range [from, to) is longer than the configured maximum (TELEMETRY_MAX_RANGE_DAYS).',
+  },
+  shipment_not_active: {
+    status: 409,
+    description: 'The shipment is completed: it can no longer be updated or completed again (of concurrent completions exactly one succeeds).',
+  },
+  shipment_completed: { status: 409, description: 'A completed shipment is never deleted; its history stays untouched.' },
+  too_many_devices: { status: 400, description: 'A shipment carries one to five devices.' },
+  device_not_eligible: {
+    status: 400,
+    description:
+      'A device of the request is not eligible for the shipment: unknown, not approved, deleted, not owned by this account, or already in another active shipment (each named in `errors`).',
   },
   alarm_already_resolved: { status: 409, description: 'PATCH `{"resolved": false}` on a resolved alarm: alarms are not reopened.' },
   payload_too_large: { status: 413, description: 'The request body is larger than 1 MiB.' },

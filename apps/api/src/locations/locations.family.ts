@@ -4,10 +4,12 @@ import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalo
 import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import { AutomationDto } from './dto/automation.dto';
 import type { CreateLocationDto } from './dto/create-location.dto';
+import { referencedByActiveShipments } from '../shipments/shipment-references';
 
-/** Who may still point at a location. The shipments feature appends its check here. */
+/** Who may still point at a location. */
 export const LOCATION_REFERENCES: ReferenceCheck[] = [
   referencedByShipmentTemplates(['origin_location_id', 'destination_location_id'], ['from_location_id', 'to_location_id']),
+  referencedByActiveShipments(['origin_location_id', 'destination_location_id'], ['from_location_id', 'to_location_id']),
 ];
 
 export const LOCATIONS: CatalogueFamily<Location, CreateLocationDto> = {

@@ -16,7 +16,14 @@ export function requestId(): RequestHandler {
   };
 }
 
-/** One JSON line per request: method, path (no query), status, duration, request id. No headers. */
+/** Paths that carry a secret in a segment (share links): the segment never reaches the log. */
+const SECRET_PATH_SEGMENTS = [/^(\/track\/)[^/]+/];
+
+export function redactPath(path: string): string {
+  return SECRET_PATH_SEGMENTS.reduce((result, pattern) => result.replace(pattern, '$1[redacted]'), path);
+}
+
+/** One JSON line per request: method, path (no query, secrets redacted), status, duration, request id. No headers. */
 export function requestLogger(logger: AppLogger): RequestHandler {
   return pinoHttp({
     logger,
@@ -25,7 +32,7 @@ export function requestLogger(logger: AppLogger): RequestHandler {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split('?')[0],
+        path: redactPath(req.url.split('?')[0]),
       }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },

@@ -57,6 +57,16 @@ Per credential: by default 1200 requests per minute (per API replica); the token
 minute per client IP. Responses carry \`RateLimit-Policy\` and \`RateLimit\` (IETF draft); a 429
 carries \`Retry-After\` (seconds).
 
+## Shipments, share links and reports
+Shipment ids are integers. A shipment is active from its creation (its tracking window starts then)
+until it is completed — by \`POST /shipments/{id}/complete/\` or by the destination's geofence
+automation — which freezes the window; \`GET /shipments/{id}/\` returns the same representation that
+the \`shipment.created\` and \`shipment.completed\` events carry as \`data\`. A share link opens a
+public tracking page; its token is random and stored only as a hash, so the URL is returned once, by
+the \`PUT\` that creates or refreshes it (a refresh issues a new URL, invalidates the old one and resets
+the view count), and is \`null\` in every other response. Completing a shipment generates its report
+(PDF and CSV of the points), listed under \`/reports/\` and downloaded as a stream.
+
 ## Webhooks
 Webhooks are not part of API v1: registration happens in the web panel. Poll the API, or see the
 signed webhook contract (\`X-Service-Signature: v1=<hex HMAC-SHA256 of "{timestamp}.{raw body}">\`).

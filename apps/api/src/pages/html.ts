@@ -34,11 +34,18 @@ const STYLE = `
   .errors { border: 2px solid #b42318; border-radius: 4px; padding: .5rem 1rem; color: #7a1a12; }
   button { margin-top: 1.5rem; font-size: 1rem; padding: .6rem 1.2rem; background: #1d4ed8; color: #fff; border: 0; border-radius: 4px; cursor: pointer; }`;
 
+export interface PageOptions {
+  /** Extra CSS for this page, appended to the common style. */
+  style?: string;
+  /** CSP form-action: 'self' for pages with a form, 'none' otherwise. */
+  formAction?: "'self'" | "'none'";
+}
+
 /**
  * Sends a complete page. No scripts, no cookies; the token in the URL must not leak through
  * Referer, caches or frames.
  */
-export function sendPage(response: Response, status: number, title: string, body: Html): void {
+export function sendPage(response: Response, status: number, title: string, body: Html, options: PageOptions = {}): void {
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -46,7 +53,7 @@ export function sendPage(response: Response, status: number, title: string, body
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title} · Cold Chain Telemetry</title>
-<style>${new Html(STYLE)}</style>
+<style>${new Html(STYLE + (options.style ?? ''))}</style>
 </head>
 <body>
 <main>
@@ -63,7 +70,7 @@ ${body}
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${options.formAction ?? "'self'"}; frame-ancestors 'none'; base-uri 'none'`,
     })
     .send(page.value);
 }

@@ -3,9 +3,10 @@ import { ADDRESS_COLUMNS, EMPTY_ADDRESS } from '../common/catalogue/address';
 import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalogue-family';
 import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import type { CreateReceiverDto } from './dto/create-receiver.dto';
+import { referencedByActiveShipments } from '../shipments/shipment-references';
 
-/** Who may still point at a receiver. The shipments feature appends its check here. */
-export const RECEIVER_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates(['receiver_id'])];
+/** Who may still point at a receiver. */
+export const RECEIVER_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates(['receiver_id']), referencedByActiveShipments(['receiver_id'])];
 
 /** Delivery parties live in a jsonb column of the receiver: they have no identity of their own. */
 export const RECEIVERS: CatalogueFamily<Receiver, CreateReceiverDto> = {

@@ -4,6 +4,7 @@ import { ValidationFailedError } from '../common/api-error';
 import type { CatalogueFamily, ReferenceCheck, WritableFields } from '../common/catalogue/catalogue-family';
 import { assertSameTenantReferences } from '../common/catalogue/same-tenant-references';
 import type { CreateShipmentTemplateDto } from './dto/create-shipment-template.dto';
+import { referencedByActiveShipments } from '../shipments/shipment-references';
 
 type TemplateFields = WritableFields<CreateShipmentTemplateDto>;
 
@@ -42,8 +43,8 @@ async function checkReferences(manager: EntityManager, accountId: string, fields
   ]);
 }
 
-/** Who may still point at a shipment template. The shipments feature appends its check here if it records one. */
-export const SHIPMENT_TEMPLATE_REFERENCES: ReferenceCheck[] = [];
+/** Who may still point at a shipment template: an active shipment created from it. */
+export const SHIPMENT_TEMPLATE_REFERENCES: ReferenceCheck[] = [referencedByActiveShipments(['template_id'])];
 
 export const SHIPMENT_TEMPLATES: CatalogueFamily<ShipmentTemplate, CreateShipmentTemplateDto> = {
   entity: ShipmentTemplate,

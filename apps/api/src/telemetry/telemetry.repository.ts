@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { MEASUREMENTS, type Measurement } from '@app/domain';
+import type { Measurement } from '@app/domain';
+import { bucketedQuery } from './telemetry-aggregation';
 
 /** The device's current lifecycle inside the tenant: the only telemetry a request may read. */
 export interface TelemetryScope {
@@ -35,8 +36,6 @@ const SCOPED_POINTS = `
   AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE id = $2 AND account_id = $3 AND device_id = $1)
   AND t.recorded_at >= $4 AND t.recorded_at < $5`;
 
-const STATS = MEASUREMENTS.map((m) => `min(${m}) AS ${m}_min, round(avg(${m})::numeric, 3)::float8 AS ${m}_avg, max(${m}) AS ${m}_max`).join(',\n');
-
 @Injectable()
 export class TelemetryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -66,27 +65,11 @@ export class TelemetryRepository {
 
   /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
   async buckets(scope: TelemetryScope, widthMs: number, window: { first: Date; last: Date; from: Date; to: Date }): Promise<BucketRow[]> {
-    return (await this.dataSource.query(
-      `WITH aggregated AS (
-         SELECT date_bin($6::interval, t.recorded_at, 'epoch'::timestamptz) AS bucket_start, count(*)::int AS count,
-                ${STATS}
-           FROM telemetry_points t
-          WHERE ${SCOPED_POINTS}
-          GROUP BY 1)
-       SELECT b.bucket_start, COALESCE(a.count, 0) AS count, ${MEASUREMENTS.map((m) => `a.${m}_min, a.${m}_avg, a.${m}_max`).join(', ')}
-         FROM generate_series($7::timestamptz, $8::timestamptz, $6::interval) AS b(bucket_start)
-         LEFT JOIN aggregated a ON a.bucket_start = b.bucket_start
-        ORDER BY b.bucket_start`,
-      [
-        scope.deviceId,
-        scope.lifecycleId,
-        scope.accountId,
-        window.from.toISOString(),
-        window.to.toISOString(),
-        `${widthMs / 1000} seconds`,
-        window.first.toISOString(),
-        window.last.toISOString(),
-      ],
-    )) as BucketRow[];
+    const points = {
+      sql: `SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery FROM telemetry_points t WHERE ${SCOPED_POINTS}`,
+      params: [scope.deviceId, scope.lifecycleId, scope.accountId, window.from.toISOString(), window.to.toISOString()],
+    };
+    const { sql, params } = bucketedQuery(points, widthMs, window);
+    return (await this.dataSource.query(sql, params)) as BucketRow[];
   }
 }

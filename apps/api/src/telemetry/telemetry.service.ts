@@ -6,7 +6,8 @@ import type { PageRequest } from '../common/paginator';
 import { DevicesService } from '../devices/devices.service';
 import type { TelemetryBucketDto, TelemetryPointDto } from './dto/telemetry-point.dto';
 import type { TelemetryQueryDto } from './dto/telemetry-query.dto';
-import { BUCKET_WIDTHS, bucketWindow } from './telemetry-buckets';
+import { pageBucketWindow, positionDate } from './telemetry-aggregation';
+import { BUCKET_WIDTHS } from './telemetry-buckets';
 import { resolveRange, type TimeRange } from './telemetry-range';
 import { TelemetryRepository, type BucketRow, type PointRow, type TelemetryScope } from './telemetry.repository';
 
@@ -42,11 +43,6 @@ export function presentBucket(widthMs: number): (row: BucketRow) => TelemetryBuc
   };
 }
 
-const positionDate = (page: PageRequest): Date | null => {
-  const value = page.after?.[0];
-  return typeof value === 'string' ? new Date(value) : null;
-};
-
 @Injectable()
 export class TelemetryService {
   constructor(
@@ -72,11 +68,8 @@ export class TelemetryService {
 
   /** Up to limit + 1 consecutive buckets, empty ones included. */
   async buckets(scope: TelemetryScope, query: TelemetryQueryDto & { bucket: keyof typeof BUCKET_WIDTHS }, page: PageRequest): Promise<BucketRow[]> {
-    const { from, to } = this.range(query);
     const widthMs = BUCKET_WIDTHS[query.bucket];
-    const after = positionDate(page);
-    const start = after ? new Date(Math.max(from.getTime(), after.getTime() + widthMs)) : from;
-    const window = bucketWindow(widthMs, start, to, page.limit + 1);
+    const window = pageBucketWindow(widthMs, this.range(query), page);
     if (!window) return [];
     return this.telemetry.buckets(scope, widthMs, { first: window.first, last: window.last, from: window.pointsFrom, to: window.pointsTo });
   }

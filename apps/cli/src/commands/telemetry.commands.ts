@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService, type IngestRejection } from '@app/domain';
 import { output, withContext } from '../cli-context';
 
 export interface NdjsonIngestSummary {
@@ -16,11 +16,16 @@ export interface NdjsonIngestSummary {
 
 const MAX_LISTED_ERRORS = 100;
 
+/** An ingestion service (telemetry points, AIS positions) as the NDJSON reader drives it. */
+export interface NdjsonIngestTarget {
+  ingest(inputs: readonly unknown[]): Promise<{ accepted: number; duplicate: number; rejections: IngestRejection[]; alarms?: readonly unknown[] }>;
+}
+
 /**
- * Streams NDJSON (one point per line) into the ingestion service in batches, so that a file of
- * any size runs in constant memory and never one round trip per point. Blank lines are skipped.
+ * Streams NDJSON (one item per line) into an ingestion service in batches, so that a file of
+ * any size runs in constant memory and never one round trip per item. Blank lines are skipped.
  */
-export async function ingestNdjson(input: Readable, service: TelemetryIngestService, batchLines = 5000): Promise<NdjsonIngestSummary> {
+export async function ingestNdjson(input: Readable, service: NdjsonIngestTarget, batchLines = 5000): Promise<NdjsonIngestSummary> {
   const summary: NdjsonIngestSummary = { lines: 0, accepted: 0, duplicate: 0, rejected: 0, alarms: 0, errors: [] };
   const refuse = (line: number, reason: string): void => {
     summary.rejected++;
@@ -34,7 +39,7 @@ export async function ingestNdjson(input: Readable, service: TelemetryIngestServ
     batch = [];
     summary.accepted += result.accepted;
     summary.duplicate += result.duplicate;
-    summary.alarms += result.alarms.length;
+    summary.alarms += result.alarms?.length ?? 0;
     for (const rejection of result.rejections) refuse(lines[rejection.index], rejection.reason);
   };
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {

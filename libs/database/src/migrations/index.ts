@@ -6,6 +6,10 @@ import { Devices1763769800000 } from './1763769800000-Devices';
 import { TelemetryPoints1763769800001 } from './1763769800001-TelemetryPoints';
 import { Alarms1763769800002 } from './1763769800002-Alarms';
 import { Webhooks1763769900000 } from './1763769900000-Webhooks';
+import { Shipments1763770000000 } from './1763770000000-Shipments';
+import { ShipmentShares1763770000001 } from './1763770000001-ShipmentShares';
+import { AisPositions1763770000002 } from './1763770000002-AisPositions';
+import { Reports1763770000003 } from './1763770000003-Reports';
 import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
 import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
 
@@ -19,6 +23,10 @@ export const MIGRATIONS = [
   TelemetryPoints1763769800001,
   Alarms1763769800002,
   Webhooks1763769900000,
+  Shipments1763770000000,
+  ShipmentShares1763770000001,
+  AisPositions1763770000002,
+  Reports1763770000003,
   PanelSessions1763770100000,
   CompanyAdminInvitations1763770100001,
 ];

@@ -5,6 +5,7 @@ import { CredentialsService, demoSecret } from '../auth/credentials.service';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { seedDemoUsers } from './demo-users';
 import { seedDemoDevices } from './demo-devices';
+import { seedDemoShipments } from './demo-shipments';
 
 /** Fixed identifiers make the demo fixture idempotent: a re-run finds and keeps what exists. */
 export const DEMO_IDS = {
@@ -98,7 +99,7 @@ async function seedCredentials(context: DemoSeedContext): Promise<void> {
   }
 }
 
-const steps: DemoSeedStep[] = [seedAccounts, seedCredentials, seedDemoUsers, seedDemoCatalogue, seedDemoDevices];
+const steps: DemoSeedStep[] = [seedAccounts, seedCredentials, seedDemoUsers, seedDemoCatalogue, seedDemoDevices, seedDemoShipments];
 
 export function registerDemoSeedStep(step: DemoSeedStep): void {
   if (!steps.includes(step)) steps.push(step);

@@ -104,7 +104,11 @@ export class DeviceAdminService {
         [deviceId],
       )) as Array<{ id: string; account_id: string }>;
       if (current?.account_id === accountId) throw new DeviceInputError(`device ${deviceId} already belongs to account ${accountId}`);
-      if (current) await manager.query(`UPDATE device_lifecycles SET ended_at = now(), updated_at = now() WHERE id = $1`, [current.id]);
+      if (current) {
+        await manager.query(`UPDATE device_lifecycles SET ended_at = now(), updated_at = now() WHERE id = $1`, [current.id]);
+        // The previous owner's active shipment loses the device with the ownership.
+        await manager.query(`UPDATE shipment_devices SET detached_at = GREATEST(now(), attached_at) WHERE lifecycle_id = $1 AND detached_at IS NULL`, [current.id]);
+      }
       const lifecycleId = newId();
       await manager.query(`INSERT INTO device_lifecycles (id, device_id, account_id, started_at) VALUES ($1, $2, $3, now())`, [
         lifecycleId,

@@ -49,7 +49,7 @@ export async function evaluateGeofences(
       lifecycleId: context.lifecycleId,
       shipmentId: context.shipmentId,
       type: 'GEOFENCE',
-      severity: 'INFO',
+      severity: (crossing.direction === 'entered' ? crossing.geofence.alarmSeverityOnEntry : crossing.geofence.alarmSeverityOnExit) ?? 'INFO',
       source: 'GEOFENCE',
       message: `${crossing.direction === 'entered' ? 'Entered' : 'Left'} geofence ${crossing.geofence.name}.`,
       triggeredAt: crossing.recordedAt,

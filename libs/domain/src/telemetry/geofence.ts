@@ -1,4 +1,5 @@
 /** Pure geometry of geofence entry/exit: no I/O, unit-tested on its own. */
+import type { AlarmSeverity } from '../alarms/alarm-enums';
 
 export interface GeoPosition {
   latitude: number;
@@ -30,6 +31,9 @@ export interface Geofence {
   /** Raise a GEOFENCE alarm when the device enters / leaves (the location's automation settings). */
   alarmOnEntry: boolean;
   alarmOnExit: boolean;
+  /** Severity of those alarms (the location's `alarm_severity`); INFO when not given. */
+  alarmSeverityOnEntry?: AlarmSeverity;
+  alarmSeverityOnExit?: AlarmSeverity;
 }
 
 export interface GeofenceTransitions {

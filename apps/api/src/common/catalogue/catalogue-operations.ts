@@ -111,5 +111,5 @@ export const DeleteRecord = (docs: CatalogueDocs): MethodDecorator =>
     ApiOperation({ summary: `Delete ${a(docs.noun)}`, description: `Deletes the ${docs.noun}; refused while another record still references it.` }),
     ApiNoContentResponse({ description: 'Deleted.' }),
     ApiResponse(notFound(docs)),
-    ApiResponse(problemResponse(409, `The ${docs.noun} is still referenced, e.g. by a shipment template (\`in_use\`).`)),
+    ApiResponse(problemResponse(409, `The ${docs.noun} is still referenced — by a shipment template, an active shipment or a device’s settings (\`in_use\`).`)),
   );

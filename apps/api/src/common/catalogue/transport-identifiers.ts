@@ -1,14 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
+import { isValidImoNumber } from '@app/domain';
 
-/** IMO ship numbers carry a check digit: the first six digits weighted 7..2, summed, mod 10. */
-export function isValidImoNumber(value: unknown): boolean {
-  if (typeof value !== 'string' || !/^[0-9]{7}$/.test(value)) return false;
-  const digits = [...value].map(Number);
-  const sum = digits.slice(0, 6).reduce((total, digit, index) => total + digit * (7 - index), 0);
-  return sum % 10 === digits[6];
-}
+/** Shared with AIS ingestion, which validates vessel identifiers the same way. */
+export { isValidImoNumber };
 
 const optionalCode = (pattern: RegExp, description: string, example: string, message: string): PropertyDecorator =>
   applyDecorators(

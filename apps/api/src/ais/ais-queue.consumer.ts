@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
+import { AisIngestService, aisTopology, parseAisMessage, type IngestRejection } from '@app/domain';
+import { IngestQueueConsumer, type ParsedQueueMessage } from '../common/queue/ingest-queue-consumer';
+import { APP_CONFIG } from '../config/config.module';
+import { ReadinessRegistry } from '../health/readiness';
+
+/**
+ * The AIS feed adapter: vessel positions (one, or `{"positions": [...]}` per message) from
+ * `${AMQP_PREFIX}.ais` / `${AMQP_PREFIX}.ais.ingest`, with the telemetry queue's acks, batching and
+ * dead-lettering.
+ */
+@Injectable()
+export class AisQueueConsumer extends IngestQueueConsumer {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly ingest: AisIngestService,
+    readiness: ReadinessRegistry,
+  ) {
+    super(config, readiness, { topology: aisTopology(config.amqpPrefix), logName: 'AisQueueConsumer', readinessName: 'broker_ais', itemNoun: 'position' });
+  }
+
+  protected parse(content: Buffer): ParsedQueueMessage {
+    return parseAisMessage(content);
+  }
+
+  protected ingestItems(items: unknown[]): Promise<{ rejections: IngestRejection[] }> {
+    return this.ingest.ingest(items);
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, Get, Param, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../auth/auth.decorators';
+import { TRACKING_PAGE_PATH } from '../shipments/share-token';
+import { ShareService } from '../shipments/share.service';
+import { SharedShipmentService } from '../shipments/shared-shipment.service';
+import { sendPage } from './html';
+import { PageErrorFilter } from './page-error.filter';
+import { linkUnavailableView, TRACKING_PAGE_STYLE, trackingPageView } from './tracking-page.views';
+
+/**
+ * The public tracking page behind a share link (outside the API base path, no login). Every
+ * request that finds a working link counts one view, atomically; anything else gets the same
+ * plain 404 page, whatever the reason. The token only ever appears in the request path, which
+ * the request log redacts.
+ */
+@Public()
+@ApiExcludeController()
+@UseFilters(PageErrorFilter)
+@Controller(TRACKING_PAGE_PATH)
+export class TrackingPageController {
+  constructor(
+    private readonly shares: ShareService,
+    private readonly shipments: SharedShipmentService,
+  ) {}
+
+  @Get(':token')
+  async show(@Param('token') token: string, @Res() response: Response): Promise<void> {
+    const shared = await this.shares.consumeView(token);
+    const view = shared ? await this.shipments.view(shared) : null;
+    if (!view) {
+      const unavailable = linkUnavailableView();
+      sendPage(response, 404, unavailable.title, unavailable.body, { formAction: "'none'" });
+      return;
+    }
+    const page = trackingPageView(view);
+    sendPage(response, 200, page.title, page.body, { style: TRACKING_PAGE_STYLE, formAction: "'none'" });
+  }
+}

@@ -1,0 +1,51 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
+
+export const SHARE_LIMITS = {
+  minHours: 1,
+  maxHours: 90 * 24,
+  minViews: 1,
+  maxViews: 10_000,
+} as const;
+
+/** PUT: the link's lifetime (exactly one of `expires_at`, `expires_in_hours`) and its view limit. */
+export class PutShareDto {
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'When the link stops working: 1 hour to 90 days from now.' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' })
+  expires_at?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: SHARE_LIMITS.minHours, maximum: SHARE_LIMITS.maxHours, description: 'Alternatively: hours from now.' })
+  @IsOptional()
+  @IsInt()
+  @Min(SHARE_LIMITS.minHours)
+  @Max(SHARE_LIMITS.maxHours)
+  expires_in_hours?: number;
+
+  @ApiProperty({ type: 'integer', minimum: SHARE_LIMITS.minViews, maximum: SHARE_LIMITS.maxViews, description: 'Page views the link allows.' })
+  @IsInt()
+  @Min(SHARE_LIMITS.minViews)
+  @Max(SHARE_LIMITS.maxViews)
+  max_views: number;
+}
+
+export class ShareDto {
+  @ApiProperty({ description: 'The link works now: created, not revoked, not expired, views left.' }) enabled: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uri',
+    description:
+      'The public tracking page. Returned only by the PUT that creates or refreshes the link, and null in every other response: only a hash of the token is stored, so it cannot be shown again. Keep it when you create it; refresh (PUT) to get a new one.',
+    example: 'https://api.example.com/track/3q2-7wEjYk8nJ0sGm9bV_1xRr5uTzQpLhA4cDf6eKoI',
+  })
+  url: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) max_views: number | null;
+  @ApiProperty({ type: 'integer', description: 'Views counted since the link was created or last refreshed.' }) view_count: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the current link was created (refreshing sets it again).' })
+  created_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revoked_at: string | null;
+}

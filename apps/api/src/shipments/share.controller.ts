@@ -1,0 +1,57 @@
+import { Body, Delete, Get, HttpCode, Put } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { CurrentAccount, Scopes } from '../auth/auth.decorators';
+import { problemResponse } from '../common/openapi-responses';
+import { IntParam } from '../common/params';
+import { PublicApiController } from '../common/public-api-controller';
+import { PutShareDto, ShareDto } from './dto/share.dto';
+import { SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
+import { ShareService } from './share.service';
+
+const LINK_RULES =
+  'The link opens the public tracking page (outside the API, no login): status, route, planned times, last position and a temperature chart of the shipment window — no account or device identifiers. ' +
+  'Each page view counts; past the expiry or the view limit, or after revocation, the page answers 404 and shows nothing. ' +
+  'The token is random (256 bits) and stored only as a hash: the URL is returned by PUT alone and is null in every other response.';
+
+@PublicApiController('shipments', 'Shipments')
+export class ShareController {
+  constructor(private readonly shares: ShareService) {}
+
+  @Get(':shipment_id/share')
+  @Scopes('shipments:read', 'shipments:share')
+  @SHIPMENT_ID
+  @ApiOperation({ summary: 'Sharing status of the shipment', description: `Enabled flag, expiry, view limit and views used; \`url\` is always null here. ${LINK_RULES}` })
+  @ApiOkResponse({ type: ShareDto })
+  @ApiResponse(SHIPMENT_NOT_FOUND)
+  async get(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<ShareDto> {
+    return this.shares.get(accountId, shipmentId);
+  }
+
+  @Put(':shipment_id/share')
+  @Scopes('shipments:share')
+  @SHIPMENT_ID
+  @ApiOperation({
+    summary: 'Create or refresh the share link',
+    description:
+      'Creates the shipment’s single share record, or refreshes it: a refresh issues a new URL (the previous one stops working at once) and resets the view count to 0. ' +
+      'Send `expires_at` (1 hour to 90 days ahead) or `expires_in_hours` (1–2160), and `max_views` (1–10000). ' +
+      `Completed shipments can be shared too. ${LINK_RULES}`,
+  })
+  @ApiOkResponse({ type: ShareDto, description: 'The share record with its `url` — the only response that carries it.' })
+  @ApiResponse(problemResponse(400, 'Invalid body (`validation_failed`): expiry missing, both forms sent, or out of bounds; view limit out of bounds.'))
+  @ApiResponse(SHIPMENT_NOT_FOUND)
+  async put(@IntParam('shipment_id') shipmentId: number, @Body() body: PutShareDto, @CurrentAccount() accountId: string): Promise<ShareDto> {
+    return this.shares.put(accountId, shipmentId, body);
+  }
+
+  @Delete(':shipment_id/share')
+  @HttpCode(204)
+  @Scopes('shipments:share')
+  @SHIPMENT_ID
+  @ApiOperation({ summary: 'Revoke the share link', description: 'The link stops working immediately. Revoking again (or with no link) changes nothing.' })
+  @ApiNoContentResponse({ description: 'Revoked.' })
+  @ApiResponse(SHIPMENT_NOT_FOUND)
+  async revoke(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<void> {
+    await this.shares.revoke(accountId, shipmentId);
+  }
+}

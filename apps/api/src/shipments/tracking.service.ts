@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { findShipmentRow, trackedPointsQuery, type ShipmentRow } from '@app/domain';
+import { invalidField, NotFoundError } from '../common/api-error';
+import type { PageRequest } from '../common/paginator';
+import { bucketedQuery, pageBucketWindow } from '../telemetry/telemetry-aggregation';
+import { BUCKET_WIDTHS, type BucketName } from '../telemetry/telemetry-buckets';
+import type { BucketRow, PointRow } from '../telemetry/telemetry.repository';
+import type { TrackingQueryDto } from './dto/tracking.dto';
+
+export type TrackedPointRow = PointRow & { device_id: string };
+
+export interface TrackingScope {
+  accountId: string;
+  shipmentId: number;
+  deviceId: string | null;
+  /** The shipment window, narrowed by `from`/`to`: [from, to). */
+  from: Date;
+  to: Date;
+  now: Date;
+}
+
+/**
+ * Telemetry of a shipment's devices, each only while attached, inside the shipment window
+ * [started_at, completed_at or now) — the same points, paging and downsampling as device telemetry.
+ */
+@Injectable()
+export class TrackingService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async scope(accountId: string, shipmentId: number, query: TrackingQueryDto, now: Date = new Date()): Promise<TrackingScope> {
+    const shipment: ShipmentRow | null = await findShipmentRow(this.dataSource.manager, accountId, shipmentId);
+    if (!shipment) throw new NotFoundError('Shipment');
+    if (query.from && query.to && new Date(query.from).getTime() >= new Date(query.to).getTime()) {
+      throw invalidField('to', 'to must be later than from', 'not_after_from');
+    }
+    if (query.device_id) {
+      const attached = (await this.dataSource.query(`SELECT 1 FROM shipment_devices WHERE account_id = $1 AND shipment_id = $2 AND device_id = $3 LIMIT 1`, [
+        accountId,
+        shipmentId,
+        query.device_id,
+      ])) as unknown[];
+      if (attached.length === 0) throw invalidField('device_id', 'device_id names no device of this shipment', 'not_in_shipment');
+    }
+    const end = shipment.completed_at ?? now;
+    return {
+      accountId,
+      shipmentId,
+      deviceId: query.device_id ?? null,
+      from: new Date(Math.max(shipment.started_at.getTime(), query.from ? new Date(query.from).getTime() : 0)),
+      to: new Date(Math.min(end.getTime(), query.to ? new Date(query.to).getTime() : Number.POSITIVE_INFINITY)),
+      now,
+    };
+  }
+
+  /** Up to limit + 1 points after the (recorded_at, device_id) keyset position. */
+  async points(scope: TrackingScope, page: PageRequest): Promise<TrackedPointRow[]> {
+    if (scope.from.getTime() >= scope.to.getTime()) return [];
+    const tracked = trackedPointsQuery({ ...scope, from: scope.from, to: scope.to });
+    const n = tracked.params.length;
+    const [afterAt, afterDevice] = page.after ?? [];
+    const keyset = typeof afterAt === 'string' && typeof afterDevice === 'string' ? [afterAt, afterDevice] : [null, null];
+    return (await this.dataSource.query(
+      `SELECT * FROM (${tracked.sql}) p
+        WHERE $${n + 1}::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($${n + 1}::timestamptz, $${n + 2}::uuid)
+        ORDER BY p.recorded_at, p.device_id
+        LIMIT $${n + 3}`,
+      [...tracked.params, ...keyset, page.limit + 1],
+    )) as TrackedPointRow[];
+  }
+
+  /** Up to limit + 1 consecutive buckets (empty ones included) over every tracked point. */
+  async buckets(scope: TrackingScope, bucket: BucketName, page: PageRequest): Promise<BucketRow[]> {
+    return this.bucketsOf(scope, BUCKET_WIDTHS[bucket], page.limit + 1, page);
+  }
+
+  /** The same for a chart: `count` buckets of any width from the start of the scope. */
+  async bucketsOf(scope: TrackingScope, widthMs: number, count: number, page: PageRequest = { limit: count - 1, after: null }): Promise<BucketRow[]> {
+    if (scope.from.getTime() >= scope.to.getTime()) return [];
+    const window = pageBucketWindow(widthMs, scope, { ...page, limit: count - 1 });
+    if (!window) return [];
+    const points = trackedPointsQuery({ ...scope, from: window.pointsFrom, to: window.pointsTo });
+    const { sql, params } = bucketedQuery(points, widthMs, window);
+    return (await this.dataSource.query(sql, params)) as BucketRow[];
+  }
+}

@@ -1,0 +1,67 @@
+import type { DataSource } from 'typeorm';
+import type { IngestRejection } from '../telemetry/telemetry-ingest.service';
+import { parseAisPosition, type AisPosition } from './ais-position';
+
+export interface AisIngestResult {
+  accepted: number;
+  duplicate: number;
+  rejected: number;
+  rejections: IngestRejection[];
+}
+
+/**
+ * The one way vessel positions enter the system, behind the AIS queue consumer and the CLI:
+ * validates, then stores idempotently per (vessel, recorded_at) in one multi-row INSERT per batch.
+ */
+export class AisIngestService {
+  private readonly batchSize: number;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    options: { batchSize?: number; now?: () => Date } = {},
+  ) {
+    this.batchSize = options.batchSize ?? 5000;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async ingest(inputs: readonly unknown[]): Promise<AisIngestResult> {
+    const result: AisIngestResult = { accepted: 0, duplicate: 0, rejected: 0, rejections: [] };
+    const now = this.now();
+    const valid: AisPosition[] = [];
+    inputs.forEach((input, index) => {
+      const parsed = parseAisPosition(input, now);
+      if (parsed.ok) valid.push(parsed.position);
+      else result.rejections.push({ index, reason: parsed.reason });
+    });
+    for (let start = 0; start < valid.length; start += this.batchSize) {
+      const batch = valid.slice(start, start + this.batchSize);
+      const inserted = await this.insert(batch);
+      result.accepted += inserted;
+      result.duplicate += batch.length - inserted;
+    }
+    result.rejected = result.rejections.length;
+    return result;
+  }
+
+  private async insert(batch: AisPosition[]): Promise<number> {
+    if (batch.length === 0) return 0;
+    const column = <T>(pick: (p: AisPosition) => T): T[] => batch.map(pick);
+    const rows = (await this.dataSource.query(
+      `INSERT INTO ais_positions (mmsi, imo, recorded_at, latitude, longitude, speed_knots, course_deg)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::float8[], $5::float8[], $6::real[], $7::real[])
+       ON CONFLICT (vessel_key, recorded_at) DO NOTHING
+       RETURNING id`,
+      [
+        column((p) => p.mmsi),
+        column((p) => p.imo),
+        column((p) => p.recordedAt.toISOString()),
+        column((p) => p.latitude),
+        column((p) => p.longitude),
+        column((p) => p.speedKnots),
+        column((p) => p.courseDeg),
+      ],
+    )) as unknown[];
+    return rows.length;
+  }
+}

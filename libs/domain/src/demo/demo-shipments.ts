@@ -1,0 +1,167 @@
+import { createHmac } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { generateDeviceReports } from '../reports/device-report';
+import { generateShipmentReports } from '../reports/shipment-report';
+import { DEMO_CATALOGUE_IDS } from './demo-catalogue';
+import { DEMO_DEVICE_IDS } from './demo-devices';
+import type { DemoSeedContext } from './demo-seed';
+
+const id = (group: string, n: number): string => `00000000-0000-7000-8000-${group.padStart(4, '0')}${n.toString(16).padStart(8, '0')}`;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Shipment ids are integers from a sequence: the demo finds its shipments by these references. */
+export const DEMO_SHIPMENT_REFERENCES = { active: 'DEMO-ACTIVE-001', completed: 'DEMO-DONE-001' } as const;
+
+/** Fixed report ids (group `ec`) keep re-runs from generating the files again. */
+export const DEMO_REPORT_IDS = {
+  primary: { pdf: id('ec', 1), csv: id('ec', 2) },
+  other: { pdf: id('ec', 3), csv: id('ec', 4) },
+} as const;
+
+const DEMO_SHIPMENT_ALARM = id('ac', 4);
+export const DEMO_VESSEL = { mmsi: '271000123', imo: '9074729' } as const;
+
+/** The demo link's token, derived from the secrets key so that every run prints the same URL. */
+export const demoShareToken = (secretsKey: Buffer): string => createHmac('sha256', secretsKey).update('demo-share:active').digest('base64url');
+
+interface Plan {
+  reference: string;
+  name: string;
+  template: string;
+  status: 'active' | 'completed';
+  startedAt: Date;
+  completedAt: Date | null;
+  devices: readonly string[];
+  legs: object[];
+}
+
+const leg = (mode: string, carrier: string, from: string, to: string, departure: Date, arrival: Date, vessel: { mmsi?: string; imo?: string } = {}) => ({
+  mode,
+  carrier_id: carrier,
+  vessel_mmsi: vessel.mmsi ?? null,
+  vessel_imo: vessel.imo ?? null,
+  from_location_id: from,
+  to_location_id: to,
+  planned_departure_at: departure.toISOString(),
+  planned_arrival_at: arrival.toISOString(),
+});
+
+/** Finds the shipment by reference or creates it with its attachments (history: no outbox events). */
+async function ensureShipment(manager: EntityManager, accountId: string, plan: Plan): Promise<number> {
+  const [existing] = (await manager.query(`SELECT id FROM shipments WHERE account_id = $1 AND reference = $2 ORDER BY id LIMIT 1`, [accountId, plan.reference])) as Array<{ id: number }>;
+  if (existing) return existing.id;
+  const c = DEMO_CATALOGUE_IDS.primary;
+  const [{ id: shipmentId }] = (await manager.query(
+    `INSERT INTO shipments (account_id, reference, name, status, template_id, origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id,
+                            planned_departure_at, planned_arrival_at, transport_legs, started_at, completed_at, completed_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $11, $14, $15)
+     RETURNING id`,
+    [
+      accountId,
+      plan.reference,
+      plan.name,
+      plan.status,
+      plan.template,
+      c.locations[0],
+      c.locations[1],
+      plan.template === c.shipment_templates[1] ? c.carriers[0] : c.carriers[1],
+      c.receivers[0],
+      c.alert_presets[0],
+      plan.startedAt.toISOString(),
+      new Date(plan.startedAt.getTime() + (plan.status === 'completed' ? 2 : 32) * DAY_MS).toISOString(),
+      JSON.stringify(plan.legs),
+      plan.completedAt?.toISOString() ?? null,
+      plan.completedAt ? 'api' : null,
+    ],
+  )) as Array<{ id: number }>;
+  await manager.query(
+    `INSERT INTO shipment_devices (shipment_id, account_id, device_id, lifecycle_id, attached_at, detached_at)
+     SELECT $1, $2, l.device_id, l.id, $4, $5 FROM device_lifecycles l WHERE l.device_id = ANY($3::uuid[]) AND l.ended_at IS NULL AND l.account_id = $2
+     ON CONFLICT (device_id) WHERE detached_at IS NULL DO NOTHING`,
+    [shipmentId, accountId, plan.devices, plan.startedAt.toISOString(), plan.completedAt?.toISOString() ?? null],
+  );
+  return shipmentId;
+}
+
+/** Hourly positions of the demo vessel between Izmir and Istanbul, up to now; re-runs add the new hours. */
+async function seedVesselTrack(manager: EntityManager, from: Date): Promise<void> {
+  await manager.query(
+    `INSERT INTO ais_positions (mmsi, imo, recorded_at, latitude, longitude, speed_knots, course_deg)
+     SELECT $1, $2, ts,
+            38.44 + 2.5 * least(1, extract(epoch FROM ts - $3::timestamptz) / 432000),
+            26.6 + 0.5 * sin(extract(epoch FROM ts) / 20000),
+            14.5, 12
+       FROM generate_series(date_bin('1 hour', $3::timestamptz, 'epoch'), now(), interval '1 hour') AS ts
+     ON CONFLICT (vessel_key, recorded_at) DO NOTHING`,
+    [DEMO_VESSEL.mmsi, DEMO_VESSEL.imo, from.toISOString()],
+  );
+}
+
+/**
+ * DESIGN §7 shipments: an active shipment of primary with the three `in_shipment` devices (a sea
+ * leg whose vessel has AIS positions, and a share link), a completed one with its reports, and a
+ * device report of account `other`. Idempotent: shipments are found by reference (under an
+ * advisory lock), reports and the share record have fixed keys.
+ */
+export async function seedDemoShipments({ dataSource, fixture, secretsKey }: DemoSeedContext): Promise<void> {
+  const { primary } = fixture.accounts;
+  const [{ approved_at: anchor }] = (await dataSource.query(`SELECT approved_at FROM devices WHERE id = $1`, [DEMO_DEVICE_IDS.primary[0]])) as Array<{ approved_at: Date }>;
+  const at = (days: number): Date => new Date(anchor.getTime() + days * DAY_MS);
+  const c = DEMO_CATALOGUE_IDS.primary;
+  const result = await dataSource.transaction(async (manager) => {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('demo-seed-shipments'))`);
+    const completed = await ensureShipment(manager, primary, {
+      reference: DEMO_SHIPMENT_REFERENCES.completed,
+      name: 'Vaccines Izmir → Ankara (delivered)',
+      template: c.shipment_templates[0],
+      status: 'completed',
+      startedAt: at(-6),
+      completedAt: at(-4),
+      devices: DEMO_DEVICE_IDS.primary.slice(0, 2),
+      legs: [leg('road', c.carriers[1], c.locations[0], c.locations[1], at(-6), at(-4))],
+    });
+    await manager.query(
+      `INSERT INTO alarms (id, account_id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, created_at, updated_at, resolved_at)
+       SELECT $1, $2, l.device_id, l.id, $3, 'TEMPERATURE', 'WARNING', 'THRESHOLD', 'Temperature 8.4 °C above the maximum of 8 °C for at least 15 min.', $4, $4, $4, $5
+         FROM device_lifecycles l WHERE l.device_id = $6 AND l.ended_at IS NULL
+       ON CONFLICT DO NOTHING`,
+      [DEMO_SHIPMENT_ALARM, primary, completed, at(-5).toISOString(), new Date(at(-5).getTime() + HOUR_MS).toISOString(), DEMO_DEVICE_IDS.primary[0]],
+    );
+    const active = await ensureShipment(manager, primary, {
+      reference: DEMO_SHIPMENT_REFERENCES.active,
+      name: 'Insulin Izmir → Istanbul by sea, then Ankara',
+      template: c.shipment_templates[1],
+      status: 'active',
+      startedAt: at(-2),
+      completedAt: null,
+      devices: DEMO_DEVICE_IDS.inShipment,
+      legs: [
+        leg('sea', c.carriers[0], c.locations[0], c.locations[2], at(-2), at(30), DEMO_VESSEL),
+        leg('road', c.carriers[1], c.locations[2], c.locations[1], at(30), at(32)),
+      ],
+    });
+    await seedVesselTrack(manager, at(-2));
+    const token = demoShareToken(secretsKey);
+    await manager.query(
+      `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, expires_at, max_views, created_at)
+       VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), $4, 1000, $5) ON CONFLICT (shipment_id) DO NOTHING`,
+      [active, primary, token, at(90).toISOString(), at(-2).toISOString()],
+    );
+    const existing = new Set(
+      ((await manager.query(`SELECT id FROM reports WHERE id = ANY($1::uuid[])`, [Object.values(DEMO_REPORT_IDS).flatMap((r) => [r.pdf, r.csv])])) as Array<{ id: string }>).map((r) => r.id),
+    );
+    if (!existing.has(DEMO_REPORT_IDS.primary.pdf)) await generateShipmentReports(manager, primary, completed, { ids: DEMO_REPORT_IDS.primary, generatedAt: at(-4) });
+    if (!existing.has(DEMO_REPORT_IDS.other.pdf)) {
+      await generateDeviceReports(manager, DEMO_DEVICE_IDS.other[0], { from: at(-1), to: anchor }, { ids: DEMO_REPORT_IDS.other, generatedAt: anchor });
+    }
+    return { active, completed, token };
+  });
+  const publicBaseUrl = fixture.base_url.replace(/\/api\/public\/v1$/, '');
+  fixture.shipments = { active: result.active, completed: result.completed };
+  fixture.shares = { active: `${publicBaseUrl}/track/${result.token}` };
+  fixture.reports = {
+    primary: [DEMO_REPORT_IDS.primary.pdf, DEMO_REPORT_IDS.primary.csv],
+    other: [DEMO_REPORT_IDS.other.pdf, DEMO_REPORT_IDS.other.csv],
+  };
+}

@@ -1,0 +1,92 @@
+import type { EntityManager } from 'typeorm';
+import { forEachPointBatch } from './point-batches';
+import { PointsReportBuilder } from './points-report-builder';
+import { formatTime } from './report-format';
+import { renderReportPdf } from './report-pdf';
+import { storeReportFile } from './report-store';
+import { displayedLimits, reportThresholds } from './report-thresholds';
+import type { GeneratedReports } from './shipment-report';
+
+export class DeviceReportError extends Error {}
+
+interface DeviceLifecycleRow {
+  device_id: string;
+  serial_number: string;
+  lifecycle_id: string;
+  account_id: string;
+  account_name: string;
+  started_at: Date;
+  label: string | null;
+  thresholds: unknown;
+  alert_preset_id: string | null;
+}
+
+const day = (value: Date): string => value.toISOString().slice(0, 10).replace(/-/g, '');
+
+/**
+ * A device report for its current owner: the PDF and CSV of the points of the device's current
+ * lifecycle in [from, to) — clipped to the start of that ownership, so a previous owner's history
+ * never lands in the new owner's report. Stored in the caller's transaction.
+ */
+export async function generateDeviceReports(
+  manager: EntityManager,
+  deviceId: string,
+  range: { from: Date; to: Date },
+  options: { ids?: Partial<GeneratedReports>; generatedAt?: Date } = {},
+): Promise<GeneratedReports & { accountId: string; period: { from: Date; to: Date } }> {
+  const [device] = (await manager.query(
+    `SELECT d.id AS device_id, d.serial_number, l.id AS lifecycle_id, l.account_id, a.name AS account_name, l.started_at, l.label, l.thresholds, l.alert_preset_id
+       FROM devices d
+       JOIN device_lifecycles l ON l.device_id = d.id AND l.ended_at IS NULL
+       JOIN accounts a ON a.id = l.account_id
+      WHERE d.id = $1 AND d.approval_status = 'approved' AND d.deleted_at IS NULL`,
+    [deviceId],
+  )) as DeviceLifecycleRow[];
+  if (!device) throw new DeviceReportError(`no approved, non-deleted device ${deviceId} with an owner`);
+  const from = new Date(Math.max(range.from.getTime(), device.started_at.getTime()));
+  const to = range.to;
+  if (from.getTime() >= to.getTime()) throw new DeviceReportError('the period is empty (to must be later than from and than the start of the current ownership)');
+  const period = { from, to };
+  const generatedAt = options.generatedAt ?? new Date();
+  const [thresholds] = await reportThresholds(manager, device.account_id, [{ thresholds: device.thresholds, alertPresetId: device.alert_preset_id }], null);
+  const builder = new PointsReportBuilder([{ deviceId, serial: device.serial_number, thresholds }], period);
+  await forEachPointBatch(
+    manager,
+    {
+      sql: `SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
+              FROM telemetry_points t WHERE t.device_id = $1 AND t.lifecycle_id = $2 AND t.recorded_at >= $3 AND t.recorded_at < $4`,
+      params: [deviceId, device.lifecycle_id, from.toISOString(), to.toISOString()],
+    },
+    (points) => builder.add(points),
+  );
+  const alarms = (await manager.query(
+    `SELECT COALESCE(triggered_at, created_at) AS at, type, severity, message, resolved_at FROM alarms
+      WHERE account_id = $1 AND lifecycle_id = $2 AND COALESCE(triggered_at, created_at) >= $3 AND COALESCE(triggered_at, created_at) < $4 ORDER BY 1, id`,
+    [device.account_id, device.lifecycle_id, from.toISOString(), to.toISOString()],
+  )) as Array<{ at: Date; type: string; severity: string; message: string; resolved_at: Date | null }>;
+  const pdf = await renderReportPdf({
+    title: 'Device report',
+    heading: `${device.serial_number}${device.label ? ` - ${device.label}` : ''}`,
+    facts: [
+      ['Device', device.serial_number],
+      ['Label', device.label ?? '-'],
+      ['Owner', device.account_name],
+      ['Owned since', formatTime(device.started_at)],
+    ],
+    period,
+    devices: [{ serial: device.serial_number, label: device.label, from, to, summary: builder.summaryOf(deviceId) }],
+    overall: builder.overall(),
+    limits: displayedLimits([thresholds]),
+    chart: builder.chart(),
+    alarms: alarms.map((a) => ({ at: a.at, device: device.serial_number, type: a.type, severity: a.severity, message: a.message, resolvedAt: a.resolved_at })),
+    generatedAt,
+  });
+  const subject = { type: 'device' as const, id: deviceId };
+  const base = `device-${device.serial_number}-${day(from)}-${day(to)}`;
+  return {
+    accountId: device.account_id,
+    period,
+    pdf: await storeReportFile(manager, { id: options.ids?.pdf, accountId: device.account_id, subject, name: `${base}.pdf`, contentType: 'application/pdf', content: pdf, period, generatedAt }),
+    csv: await storeReportFile(manager, { id: options.ids?.csv, accountId: device.account_id, subject, name: `${base}.csv`, contentType: 'text/csv', content: builder.csvFile(), period, generatedAt }),
+  };
+}

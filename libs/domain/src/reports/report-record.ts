@@ -1,0 +1,53 @@
+import type { EntityManager } from 'typeorm';
+
+export type ReportSubject = { type: 'shipment'; id: number } | { type: 'device'; id: string };
+
+/** Report metadata: what `GET /reports/` and `GET /reports/{id}/` show. */
+export interface ReportRecord {
+  id: string;
+  name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  period_from: string;
+  period_to: string;
+  subject: ReportSubject;
+  generated_at: string;
+}
+
+export interface ReportRow {
+  id: string;
+  account_id: string;
+  subject_type: 'shipment' | 'device';
+  shipment_id: number | null;
+  device_id: string | null;
+  name: string;
+  content_type: string;
+  size_bytes: string;
+  sha256: string;
+  period_from: Date;
+  period_to: Date;
+  generated_at: Date;
+}
+
+export const REPORT_ROW_COLUMNS = 'id, account_id, subject_type, shipment_id, device_id, name, content_type, size_bytes, sha256, period_from, period_to, generated_at';
+
+export function presentReport(row: ReportRow): ReportRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    content_type: row.content_type,
+    // bigint arrives as text; report files stay far below 2^53 bytes
+    size_bytes: Number(row.size_bytes),
+    sha256: row.sha256,
+    period_from: row.period_from.toISOString(),
+    period_to: row.period_to.toISOString(),
+    subject: row.subject_type === 'shipment' ? { type: 'shipment', id: row.shipment_id as number } : { type: 'device', id: row.device_id as string },
+    generated_at: row.generated_at.toISOString(),
+  };
+}
+
+export async function findReportRow(manager: EntityManager, accountId: string, reportId: string): Promise<ReportRow | null> {
+  const rows = (await manager.query(`SELECT ${REPORT_ROW_COLUMNS} FROM reports WHERE account_id = $1 AND id = $2`, [accountId, reportId])) as ReportRow[];
+  return rows[0] ?? null;
+}

@@ -1,0 +1,141 @@
+import type { EntityManager } from 'typeorm';
+import { newId } from '@app/database';
+import type { AlarmSeverity } from '../alarms/alarm-enums';
+import type { Geofence, GeofenceShape } from '../telemetry/geofence';
+import type { GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from '../telemetry/geofence-source';
+import { completeShipment } from './shipment-completion';
+
+interface Trigger {
+  record_event?: boolean;
+  raise_alarm?: boolean;
+  alarm_severity?: AlarmSeverity;
+  mark_arrival?: boolean;
+  complete_shipment?: boolean;
+}
+
+interface Automation {
+  on_entry?: Trigger;
+  on_exit?: Trigger;
+}
+
+interface LocationRow {
+  id: string;
+  name: string;
+  geofence: unknown;
+  automation: Automation | null;
+}
+
+/** A location's stored geofence (`circle` or GeoJSON `polygon`) as the geometry code reads it. */
+export function geofenceShapeOf(stored: unknown): GeofenceShape | null {
+  const value = (stored ?? {}) as { type?: string; center?: { latitude: number; longitude: number }; radius_m?: number; polygon?: { coordinates?: number[][][] } };
+  if (value.type === 'circle' && value.center && typeof value.radius_m === 'number') return { center: value.center, radius_m: value.radius_m };
+  if (value.type === 'polygon' && Array.isArray(value.polygon?.coordinates)) return { type: 'Polygon', coordinates: value.polygon.coordinates };
+  return null;
+}
+
+/** Every location the shipment's route names: origin, destination and each leg's ends. */
+const ROUTE_LOCATIONS = `
+  SELECT l.id, l.name, l.geofence, l.automation
+    FROM locations l
+   WHERE l.account_id = $1
+     AND l.id IN (
+       SELECT s.origin_location_id FROM shipments s WHERE s.account_id = $1 AND s.id = $2
+       UNION SELECT s.destination_location_id FROM shipments s WHERE s.account_id = $1 AND s.id = $2
+       UNION SELECT (leg->>'from_location_id')::uuid FROM shipments s, jsonb_array_elements(s.transport_legs) leg
+              WHERE s.account_id = $1 AND s.id = $2 AND leg->>'from_location_id' IS NOT NULL
+       UNION SELECT (leg->>'to_location_id')::uuid FROM shipments s, jsonb_array_elements(s.transport_legs) leg
+              WHERE s.account_id = $1 AND s.id = $2 AND leg->>'to_location_id' IS NOT NULL)
+   ORDER BY l.id`;
+
+/**
+ * Geofences matter while a device travels: those of the tenant's locations on the route of the
+ * device's active shipment, raising GEOFENCE alarms as each location's automation says.
+ */
+export const SHIPMENT_ROUTE_GEOFENCES: GeofenceSource = {
+  async geofencesFor(manager, context) {
+    if (context.shipmentId === null) return [];
+    const rows = (await manager.query(ROUTE_LOCATIONS, [context.accountId, context.shipmentId])) as LocationRow[];
+    const geofences: Geofence[] = [];
+    for (const row of rows) {
+      const shape = geofenceShapeOf(row.geofence);
+      if (!shape) continue;
+      const entry = row.automation?.on_entry ?? {};
+      const exit = row.automation?.on_exit ?? {};
+      geofences.push({
+        id: row.id,
+        name: row.name,
+        shape,
+        alarmOnEntry: entry.raise_alarm === true,
+        alarmOnExit: exit.raise_alarm === true,
+        alarmSeverityOnEntry: entry.alarm_severity,
+        alarmSeverityOnExit: exit.alarm_severity,
+      });
+    }
+    return geofences;
+  },
+};
+
+async function recordEvent(manager: EntityManager, crossing: GeofenceCrossing, shipmentId: number, kind: 'geofence_entry' | 'geofence_exit' | 'arrival'): Promise<void> {
+  await manager.query(
+    `INSERT INTO shipment_events (id, shipment_id, account_id, kind, location_id, device_id, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [newId(), shipmentId, crossing.context.accountId, kind, crossing.geofence.id, crossing.context.deviceId, crossing.recordedAt.toISOString()],
+  );
+}
+
+async function applyToShipment(manager: EntityManager, accountId: string, shipmentId: number, crossings: GeofenceCrossing[]): Promise<void> {
+  // The same lock as the completion endpoint: automation and API never act on a stale status.
+  const [shipment] = (await manager.query(
+    `SELECT status, destination_location_id, arrived_at FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
+    [accountId, shipmentId],
+  )) as Array<{ status: string; destination_location_id: string; arrived_at: Date | null }>;
+  if (!shipment || shipment.status !== 'active') return;
+  const locations = (await manager.query(`SELECT id, automation FROM locations WHERE account_id = $1 AND id = ANY($2::uuid[])`, [
+    accountId,
+    [...new Set(crossings.map((c) => c.geofence.id))],
+  ])) as Array<{ id: string; automation: Automation | null }>;
+  const automation = new Map(locations.map((l) => [l.id, l.automation ?? {}]));
+  let arrived = shipment.arrived_at !== null;
+  for (const crossing of [...crossings].sort((a, b) => a.recordedAt.getTime() - b.recordedAt.getTime())) {
+    const settings = automation.get(crossing.geofence.id);
+    if (!settings) continue;
+    const entered = crossing.direction === 'entered';
+    const trigger = (entered ? settings.on_entry : settings.on_exit) ?? {};
+    if (trigger.record_event) await recordEvent(manager, crossing, shipmentId, entered ? 'geofence_entry' : 'geofence_exit');
+    if (!entered || crossing.geofence.id !== shipment.destination_location_id) continue;
+    if (trigger.mark_arrival && !arrived) {
+      arrived = true;
+      await manager.query(`UPDATE shipments SET arrived_at = $3, updated_at = now() WHERE account_id = $1 AND id = $2`, [
+        accountId,
+        shipmentId,
+        crossing.recordedAt.toISOString(),
+      ]);
+      await recordEvent(manager, crossing, shipmentId, 'arrival');
+    }
+    if (trigger.complete_shipment) {
+      await completeShipment(manager, accountId, shipmentId, 'geofence');
+      return;
+    }
+  }
+}
+
+/**
+ * Entry/exit automation of the route's locations, in the ingestion transaction: `record_event`
+ * records a shipment event, `mark_arrival` (destination, entry) records the arrival, and
+ * `complete_shipment` (destination, entry) completes the shipment exactly as the endpoint does —
+ * once, however many devices arrive. `raise_alarm` is done by the evaluator (see the source).
+ */
+export const SHIPMENT_GEOFENCE_AUTOMATION: GeofenceCrossingSink = {
+  async record(manager, crossings) {
+    const byShipment = new Map<number, GeofenceCrossing[]>();
+    for (const crossing of crossings) {
+      const shipmentId = crossing.context.shipmentId;
+      if (shipmentId === null) continue;
+      const list = byShipment.get(shipmentId);
+      if (list) list.push(crossing);
+      else byShipment.set(shipmentId, [crossing]);
+    }
+    for (const [shipmentId, list] of [...byShipment.entries()].sort(([a], [b]) => a - b)) {
+      await applyToShipment(manager, list[0].context.accountId, shipmentId, list);
+    }
+  },
+};

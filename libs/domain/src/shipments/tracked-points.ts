@@ -1,0 +1,45 @@
+/**
+ * The telemetry of a shipment: the points of each attached device recorded while it was
+ * attached (in the ownership it travelled in), inside [started_at, completed_at or now).
+ * Completion sets every open attachment's detached_at to the completion moment, so a point
+ * stamped after it — even ingested later — can never fall inside the window.
+ */
+export interface TrackedPointsScope {
+  accountId: string;
+  shipmentId: number;
+  /** Only this device's attachments. */
+  deviceId?: string | null;
+  /** Optional narrowing of the window: [from, to). */
+  from?: Date | null;
+  to?: Date | null;
+  /** End of open attachments (active shipment). */
+  now: Date;
+}
+
+export const TRACKED_POINT_COLUMNS = 't.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude';
+
+/**
+ * SQL selecting the tracked points (columns TRACKED_POINT_COLUMNS, unordered) with its
+ * parameters, numbered from `$${offset + 1}` so that callers can prepend their own.
+ */
+export function trackedPointsQuery(scope: TrackedPointsScope, offset = 0): { sql: string; params: unknown[] } {
+  const p = (n: number): string => `$${offset + n}`;
+  const params: unknown[] = [
+    scope.accountId,
+    scope.shipmentId,
+    scope.now.toISOString(),
+    scope.from ? scope.from.toISOString() : null,
+    scope.to ? scope.to.toISOString() : null,
+    scope.deviceId ?? null,
+  ];
+  const sql = `
+    SELECT ${TRACKED_POINT_COLUMNS}
+      FROM shipment_devices sd
+      JOIN telemetry_points t
+        ON t.device_id = sd.device_id AND t.lifecycle_id = sd.lifecycle_id
+       AND t.recorded_at >= GREATEST(sd.attached_at, COALESCE(${p(4)}::timestamptz, sd.attached_at))
+       AND t.recorded_at < LEAST(COALESCE(sd.detached_at, ${p(3)}::timestamptz), COALESCE(${p(5)}::timestamptz, 'infinity'::timestamptz))
+     WHERE sd.account_id = ${p(1)} AND sd.shipment_id = ${p(2)}
+       AND (${p(6)}::uuid IS NULL OR sd.device_id = ${p(6)}::uuid)`;
+  return { sql, params };
+}
