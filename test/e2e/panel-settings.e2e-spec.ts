@@ -34,10 +34,8 @@ describe('web panel: API credentials and webhook settings', () => {
     pages.push(res.text);
     return res.text;
   };
-  const post = async (path: string, fields: Record<string, string | string[]>, who: PanelBrowser = admin) => {
-    const res = await who.agent.post(path).type('form').send({ _csrf: who.csrf, ...fields });
-    return res;
-  };
+  const post = (path: string, fields: Record<string, string | string[]>, who: PanelBrowser = admin) =>
+    who.agent.post(path).type('form').send({ _csrf: who.csrf, ...fields });
 
   beforeAll(async () => {
     api = await startApi();
