@@ -22,6 +22,7 @@ import { OpenApiDocumentHolder } from './openapi/openapi-document';
 import { OutboxModule } from './outbox/outbox.module';
 import { SchemaController } from './openapi/schema.controller';
 import { PagesModule } from './pages/pages.module';
+import { PanelModule } from './panel/panel.module';
 import { ReceiversModule } from './receivers/receivers.module';
 import { ReportsModule } from './reports/reports.module';
 import { ShipmentTemplatesModule } from './shipment-templates/shipment-templates.module';
@@ -46,6 +47,7 @@ export const FEATURE_MODULES = [
   ShipmentsModule,
   ReportsModule,
   AisModule,
+  PanelModule,
 ];
 
 @Module({})

@@ -8,6 +8,7 @@ import { registerDemoCommands } from './commands/demo.commands';
 import { registerDeviceCommands } from './commands/devices.commands';
 import { registerReportCommands } from './commands/reports.commands';
 import { registerTelemetryCommands } from './commands/telemetry.commands';
+import { registerUserCommands } from './commands/users.commands';
 import { registerWebhookCommands } from './commands/webhooks.commands';
 
 export function buildProgram(): Command {
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerDemoCommands(program);
   registerDeviceCommands(program);
   registerTelemetryCommands(program);
+  registerUserCommands(program);
   registerWebhookCommands(program);
   registerAisCommands(program);
   registerReportCommands(program);

@@ -1,54 +1,21 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
 import type { AppConfig } from '@app/config';
+import { type InvitationEmail, InvitationMailSender, type InvitationSender } from '@app/domain';
 import { APP_CONFIG } from '../config/config.module';
 
-export interface InvitationEmail {
-  invitationId: string;
-  to: string;
-  fullName: string;
-  accountName: string;
-  roleName: string;
-  /** Contains the token: it goes into the message and nowhere else (never a log line). */
-  link: string;
-  expiresAt: Date;
-}
+export type { InvitationEmail } from '@app/domain';
 
-/**
- * Sends the invitation e-mail through SMTP_URL. Without SMTP_URL (development) it only logs that
- * a message would have been sent, without the link, so the token never reaches a log.
- */
+/** The api's invitation mailer: the shared sender (libs/domain) with the Nest logger. */
 @Injectable()
-export class InvitationMailer {
+export class InvitationMailer implements InvitationSender {
   private readonly logger = new Logger(InvitationMailer.name);
-  private readonly transport: Transporter | null;
-  private readonly from: string;
+  private readonly sender: InvitationMailSender;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : null;
-    this.from = `Cold Chain Telemetry <no-reply@${new URL(config.publicBaseUrl).hostname}>`;
+    this.sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, (line) => this.logger.log(line));
   }
 
-  async send(email: InvitationEmail): Promise<void> {
-    if (!this.transport) {
-      this.logger.log(`Invitation e-mail for invitation ${email.invitationId} to ${email.to} not sent: SMTP_URL is unset (the link is not logged).`);
-      return;
-    }
-    await this.transport.sendMail({
-      from: this.from,
-      to: { name: email.fullName, address: email.to },
-      subject: `${email.accountName} invited you to Cold Chain Telemetry`,
-      text: [
-        `Hello ${email.fullName},`,
-        '',
-        `${email.accountName} invited you to Cold Chain Telemetry as ${email.roleName}.`,
-        'Open this link to choose your password:',
-        '',
-        email.link,
-        '',
-        `The link works once and expires on ${email.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
-        'If you did not expect this invitation, ignore this message.',
-      ].join('\n'),
-    });
+  send(email: InvitationEmail): Promise<void> {
+    return this.sender.send(email);
   }
 }

@@ -3,18 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, IsNull, QueryFailedError } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { Account, newId, User, UserInvitation } from '@app/database';
-import { COMPANY_ADMIN, hashSecret, ROLES } from '@app/domain';
+import { COMPANY_ADMIN, createInvitation, emailTaken, hashSecret, InvitationConflictError, InvitationDeliveryError } from '@app/domain';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import { APP_CONFIG } from '../config/config.module';
 import { roleNotAssignable } from '../users/users.errors';
 import type { CreateInvitationDto } from './dto/create-invitation.dto';
-import { generateInvitationToken, hashInvitationToken, INVITATION_LIFETIME_DAYS, invitationLink, TOKEN_PATTERN } from './invitation-link';
+import { hashInvitationToken, TOKEN_PATTERN } from './invitation-link';
 import { InvitationMailer } from './invitation-mailer';
 import { alreadyInvited, emailDeliveryFailed, invitationAlreadyAccepted, userExists } from './invitations.errors';
 
 const UNIQUE_VIOLATION = '23505';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Why an invitation link cannot be used (the hosted page explains each). */
 export type LinkProblem = 'invalid' | 'expired' | 'revoked' | 'used' | 'account_inactive' | 'user_exists';
@@ -45,60 +44,25 @@ export class InvitationsService {
     return query.getMany();
   }
 
-  /**
-   * Creates the invitation and sends the e-mail inside one transaction: when SMTP refuses the
-   * message nothing is stored and the client may retry. The advisory lock serialises concurrent
-   * invitations of one address to one account.
-   */
+  /** The e-mail is sent inside the creating transaction (see createInvitation): SMTP failure stores nothing. */
   async create(accountId: string, credentialId: string, input: CreateInvitationDto): Promise<UserInvitation> {
     if (input.role === COMPANY_ADMIN) throw roleNotAssignable();
-    const token = generateInvitationToken();
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user-invitation:${accountId}:${input.email}`]);
-      if (await this.emailTaken(manager, input.email)) throw userExists();
-      const pending = await manager
-        .getRepository(UserInvitation)
-        .createQueryBuilder('invitation')
-        .where('invitation.account_id = :accountId', { accountId })
-        .andWhere('lower(invitation.email) = :email', { email: input.email })
-        .andWhere('invitation.accepted_at IS NULL AND invitation.revoked_at IS NULL AND invitation.expires_at > now()')
-        .getExists();
-      if (pending) throw alreadyInvited();
-      const account = await manager.getRepository(Account).findOneByOrFail({ id: accountId });
-      const createdAt = new Date();
-      const repository = manager.getRepository(UserInvitation);
-      const invitation = await repository.save(
-        repository.create({
-          id: newId(),
-          accountId,
-          email: input.email,
-          fullName: input.full_name,
-          role: input.role,
-          tokenHash: hashInvitationToken(token),
-          createdByCredentialId: credentialId,
-          createdAt,
-          expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
-          acceptedAt: null,
-          acceptedUserId: null,
-          revokedAt: null,
-        }),
-      );
-      try {
-        await this.mailer.send({
-          invitationId: invitation.id,
-          to: invitation.email,
-          fullName: invitation.fullName,
-          accountName: account.name,
-          roleName: ROLES.find((r) => r.role === invitation.role)?.display_name ?? invitation.role,
-          link: invitationLink(this.config.publicBaseUrl, token),
-          expiresAt: invitation.expiresAt,
-        });
-      } catch (error) {
-        this.logger.error(`Invitation e-mail for invitation ${invitation.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+    try {
+      return await createInvitation(this.dataSource, this.mailer, this.config.publicBaseUrl, {
+        accountId,
+        email: input.email,
+        fullName: input.full_name,
+        role: input.role,
+        createdByCredentialId: credentialId,
+      });
+    } catch (error) {
+      if (error instanceof InvitationConflictError) throw error.code === 'user_exists' ? userExists() : alreadyInvited();
+      if (error instanceof InvitationDeliveryError) {
+        this.logger.error(`Invitation e-mail for invitation ${error.invitationId} failed: ${error.reason}`);
         throw emailDeliveryFailed();
       }
-      return invitation;
-    });
+      throw error;
+    }
   }
 
   async revoke(accountId: string, invitationId: string): Promise<void> {
@@ -131,7 +95,7 @@ export class InvitationsService {
         const check = await this.checkWith(manager, token, true);
         if (!check.ok) return check;
         const { invitation } = check;
-        if (await this.emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };
+        if (await emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };
         const users = manager.getRepository(User);
         const user = await users.save(
           users.create({
@@ -176,10 +140,5 @@ export class InvitationsService {
     const account = await manager.getRepository(Account).findOneBy({ id: invitation.accountId });
     if (!account || account.status !== 'active') return { ok: false, problem: 'account_inactive' };
     return { ok: true, invitation, accountName: account.name };
-  }
-
-  /** E-mail addresses are unique across the platform (staff and other accounts included). */
-  private emailTaken(manager: EntityManager, email: string): Promise<boolean> {
-    return manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getExists();
   }
 }

@@ -1,5 +1,6 @@
 import type { LinkProblem } from '../invitations/invitations.service';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordProblem } from '../invitations/password-policy';
+import { SIGN_IN_PATH } from '../panel/panel-paths';
 import { html, type Html } from './html';
 
 export interface FormModel {
@@ -54,7 +55,8 @@ export function acceptedView(email: string, accountName: string): View {
   return {
     title: 'Password set',
     body: html`<h1>Your password is set</h1>
-<p role="status">Your account <strong>${email}</strong> at ${accountName} is active. You can now sign in with this e-mail address and your new password.</p>`,
+<p role="status">Your account <strong>${email}</strong> at ${accountName} is active. You can now sign in with this e-mail address and your new password.</p>
+<p><a href="${SIGN_IN_PATH}">Sign in to the company panel</a></p>`,
   };
 }
 

@@ -10,6 +10,8 @@ import { Shipments1763770000000 } from './1763770000000-Shipments';
 import { ShipmentShares1763770000001 } from './1763770000001-ShipmentShares';
 import { AisPositions1763770000002 } from './1763770000002-AisPositions';
 import { Reports1763770000003 } from './1763770000003-Reports';
+import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
+import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   ShipmentShares1763770000001,
   AisPositions1763770000002,
   Reports1763770000003,
+  PanelSessions1763770100000,
+  CompanyAdminInvitations1763770100001,
 ];

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { In, type DataSource } from 'typeorm';
-import { Account, ApiCredential, newId } from '@app/database';
+import { Account, ApiCredential, execSql, newId } from '@app/database';
 import { hashSecret } from './secret-hash';
 import { ALL_SCOPES, isScope } from './scopes';
 
@@ -24,6 +24,32 @@ export interface CreateCredentialInput {
   clientId?: string;
 }
 
+/** What a company sees of its own credentials (the web panel). Never the secret or its hash. */
+export interface OwnedCredential {
+  id: string;
+  client_id: string;
+  name: string;
+  scopes: string[];
+  /** The allow-list. */
+  accounts: Array<{ id: string; name: string }>;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+interface OwnedCredentialRow {
+  id: string;
+  client_id: string;
+  name: string;
+  scopes: string[];
+  accounts: Array<{ id: string; name: string }>;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class CredentialInputError extends Error {}
 
 export const generateClientId = (): string => `cc_${randomBytes(12).toString('hex')}`;
@@ -34,7 +60,7 @@ export function demoSecret(secretsKey: Buffer, clientId: string): string {
   return `ccs_${createHmac('sha256', secretsKey).update(`demo:${clientId}`).digest('base64url')}`;
 }
 
-/** Platform-side management of API credentials, shared by the CLI and (later) the web panel. */
+/** Management of API credentials, shared by the CLI (platform side) and the web panel (`*Owned`: one company's own). */
 export class CredentialsService {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -80,6 +106,57 @@ export class CredentialsService {
     );
     const rows = Array.isArray(result[0]) ? result[0] : result;
     return rows.length > 0;
+  }
+
+  /** The credentials a company owns, newest first, revoked ones included. */
+  async listOwned(ownerAccountId: string): Promise<OwnedCredential[]> {
+    return this.queryOwned(ownerAccountId, null);
+  }
+
+  async getOwned(ownerAccountId: string, credentialId: string): Promise<OwnedCredential | null> {
+    if (!UUID.test(credentialId)) return null;
+    return (await this.queryOwned(ownerAccountId, credentialId))[0] ?? null;
+  }
+
+  /** Revokes a credential of this owner; another owner's credential is "not found". */
+  async revokeOwned(ownerAccountId: string, credentialId: string): Promise<'revoked' | 'already_revoked' | 'not_found'> {
+    if (!UUID.test(ownerAccountId) || !UUID.test(credentialId)) return 'not_found';
+    const { rows } = await execSql<{ revoked: boolean }>(
+      this.dataSource,
+      `WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_id = $1 AND id = $2 FOR UPDATE),
+            updated AS (UPDATE api_credentials c SET revoked_at = now(), updated_at = now()
+                          FROM target WHERE c.id = target.id AND target.revoked_at IS NULL RETURNING c.id)
+       SELECT EXISTS (SELECT 1 FROM updated) AS revoked FROM target`,
+      [ownerAccountId, credentialId],
+    );
+    if (rows.length === 0) return 'not_found';
+    return rows[0].revoked ? 'revoked' : 'already_revoked';
+  }
+
+  private async queryOwned(ownerAccountId: string, credentialId: string | null): Promise<OwnedCredential[]> {
+    if (!UUID.test(ownerAccountId)) return [];
+    const { rows } = await execSql<OwnedCredentialRow>(
+      this.dataSource,
+      `SELECT c.id, c.client_id, c.name, c.scopes, c.created_at, c.last_used_at, c.revoked_at,
+              COALESCE(json_agg(json_build_object('id', a.id, 'name', a.name) ORDER BY a.name, a.id) FILTER (WHERE a.id IS NOT NULL), '[]') AS accounts
+         FROM api_credentials c
+         LEFT JOIN api_credential_accounts ca ON ca.credential_id = c.id
+         LEFT JOIN accounts a ON a.id = ca.account_id
+        WHERE c.owner_account_id = $1 AND ($2::uuid IS NULL OR c.id = $2::uuid)
+        GROUP BY c.id
+        ORDER BY c.id DESC`,
+      [ownerAccountId, credentialId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      client_id: row.client_id,
+      name: row.name,
+      scopes: row.scopes,
+      accounts: row.accounts,
+      created_at: row.created_at.toISOString(),
+      last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+      revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
+    }));
   }
 
   async setAccounts(credentialId: string, accountIds: string[]): Promise<void> {

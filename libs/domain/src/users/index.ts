@@ -1,1 +1,4 @@
 export * from './roles';
+export * from './invitation-link';
+export * from './invitation-mail';
+export * from './invitation-writer';

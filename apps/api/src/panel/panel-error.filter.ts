@@ -1,0 +1,37 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { WebhookNotFoundError } from '@app/webhooks';
+import { PanelCsrfRejected, PanelForbidden, PanelNotFound, PanelSignInRequired } from './panel-errors';
+import { SIGN_IN_PATH } from './panel-paths';
+import type { PanelRequest } from './session/panel-context';
+import { csrfRejectedView, forbiddenView, notFoundView, unexpectedErrorView } from './views/error.views';
+import { redirectTo } from './views/layout';
+import { PanelPages } from './views/panel-pages';
+
+/** A person is reading the panel: every failure is a page (or a redirect to sign-in), never JSON. */
+@Catch()
+export class PanelErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Panel');
+
+  constructor(private readonly pages: PanelPages) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<PanelRequest>();
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+    const context = request.panel ?? null;
+    if (exception instanceof PanelSignInRequired) {
+      const query = new URLSearchParams();
+      if (exception.reason === 'session_expired') query.set('notice', 'session_expired');
+      if (request.method === 'GET' || request.method === 'HEAD') query.set('next', request.path);
+      const search = query.toString();
+      return redirectTo(response, search ? `${SIGN_IN_PATH}?${search}` : SIGN_IN_PATH);
+    }
+    if (exception instanceof PanelForbidden) return this.pages.send(response, context, forbiddenView());
+    if (exception instanceof PanelCsrfRejected) return this.pages.send(response, context, csrfRejectedView(context !== null));
+    if (exception instanceof PanelNotFound || exception instanceof WebhookNotFoundError) return this.pages.send(response, context, notFoundView());
+    if (exception instanceof HttpException && exception.getStatus() === 404) return this.pages.send(response, context, notFoundView());
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.pages.send(response, context, unexpectedErrorView());
+  }
+}

@@ -1,0 +1,47 @@
+import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Role } from '@app/domain';
+import { PanelCsrfRejected, PanelForbidden, PanelSignInRequired } from '../panel-errors';
+import { CSRF_FIELD, tokensMatch } from './csrf';
+import { SESSION_COOKIE, readCookie } from './panel-cookies';
+import type { PanelContext, PanelRequest } from './panel-context';
+import { PanelSessionsService } from './panel-sessions.service';
+
+const PANEL_ROLES = 'panel:roles';
+
+/** Roles allowed on a panel controller or page; without it every signed-in user is. */
+export const PanelRoles = (...roles: Role[]): MethodDecorator & ClassDecorator => SetMetadata(PANEL_ROLES, roles);
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The panel's own authentication: a valid session cookie, then the role, then — on every
+ * state-changing request — the session's CSRF token in the form body, compared in constant time.
+ */
+@Injectable()
+export class PanelSessionGuard implements CanActivate {
+  constructor(
+    private readonly sessions: PanelSessionsService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<PanelRequest>();
+    const lookup = await this.sessions.resolve(readCookie(request, SESSION_COOKIE));
+    if (!lookup.ok) throw new PanelSignInRequired(lookup.reason);
+    request.panel = lookup.context;
+    if (!SAFE_METHODS.has(request.method)) {
+      const body = request.body as Record<string, unknown> | undefined;
+      if (!tokensMatch(body?.[CSRF_FIELD], lookup.context.csrfToken)) throw new PanelCsrfRejected('bad or missing CSRF token');
+    }
+    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(PANEL_ROLES, [context.getHandler(), context.getClass()]);
+    if (roles && !roles.includes(lookup.context.user.role)) throw new PanelForbidden(`role ${lookup.context.user.role} may not use this page`);
+    return true;
+  }
+}
+
+export const Panel = createParamDecorator((_: unknown, context: ExecutionContext): PanelContext => {
+  const panel = context.switchToHttp().getRequest<PanelRequest>().panel;
+  if (!panel) throw new Error('@Panel() used on a route without PanelSessionGuard');
+  return panel;
+});

@@ -1,0 +1,21 @@
+/**
+ * Outcomes shown after a redirect (`?notice=<code>`): a fixed list, so nothing from the URL is
+ * ever echoed into the page.
+ */
+export const NOTICES = {
+  signed_out: { error: false, text: 'You are signed out.' },
+  session_expired: { error: true, text: 'Your session has ended. Please sign in again.' },
+  credential_revoked: { error: false, text: 'The credential was revoked. Its access tokens stop working on their next API call.' },
+  credential_already_revoked: { error: true, text: 'This credential was already revoked.' },
+  test_queued: { error: false, text: 'A test event was queued. Its delivery attempt appears in the list below once it has been sent: reload this page to see it.' },
+  resend_queued: { error: false, text: 'The event was queued to be sent again. The new attempt appears in the list below once it has been sent.' },
+  endpoint_enabled: { error: false, text: 'The endpoint is enabled again; new events will be delivered to it.' },
+  endpoint_disabled: { error: true, text: 'This endpoint is disabled. Enable it first, then try again.' },
+  event_not_subscribed: { error: true, text: 'This endpoint no longer subscribes to the type of that event, so it cannot be sent again.' },
+  event_not_found: { error: true, text: 'That event no longer exists.' },
+} as const;
+
+export type NoticeCode = keyof typeof NOTICES;
+
+export const noticeFrom = (value: unknown): NoticeCode | null =>
+  typeof value === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, value) ? (value as NoticeCode) : null;

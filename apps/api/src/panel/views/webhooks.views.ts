@@ -1,0 +1,183 @@
+import { EVENT_TYPES } from '@app/events';
+import type { CreatedWebhookEndpoint, WebhookAttemptView, WebhookEndpointView } from '@app/webhooks';
+import { html, type Html } from '../../pages/html';
+import { panelPath } from '../panel-paths';
+import type { PanelContext } from '../session/panel-context';
+import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
+import { csrfField, type PanelView, postButton, timeHtml } from './layout';
+
+export const DESCRIPTION_MAX_LENGTH = 500;
+const WEBHOOKS = panelPath('webhooks');
+const breadcrumb = html`<p class="breadcrumb"><a href="${WEBHOOKS}">Settings · Webhooks</a></p>`;
+
+function statusHtml(endpoint: WebhookEndpointView): Html {
+  if (endpoint.status === 'enabled') return html`<span class="status ok">Enabled</span>`;
+  return html`<span class="status bad">Disabled</span> since ${timeHtml(endpoint.disabled_at, 'unknown')}${endpoint.disabled_reason ? html`: ${endpoint.disabled_reason}` : html``}`;
+}
+
+const eventList = (events: string[]): Html => html`<ul>${events.map((e) => html`<li><code>${e}</code></li>`)}</ul>`;
+
+export function endpointListView(endpoints: WebhookEndpointView[]): PanelView {
+  const rows = endpoints.map(
+    (e) => html`<tr>
+<td data-label="Address"><a href="${panelPath('webhooks', e.id)}"><code>${e.url}</code></a>${e.description ? html`<br>${e.description}` : html``}</td>
+<td data-label="Events">${eventList(e.events)}</td>
+<td data-label="Status">${statusHtml(e)}</td>
+<td data-label="Failures in a row">${e.consecutive_failures}</td>
+<td data-label="Created">${timeHtml(e.created_at)}</td>
+</tr>`,
+  );
+  return {
+    nav: 'webhooks',
+    title: 'Settings · Webhooks',
+    body: html`<h1>Settings · Webhooks</h1>
+<p>Webhook endpoints receive your company's events as signed HTTPS POST requests. Each endpoint receives only the event types it subscribes to. After 20 failed delivery attempts in a row an endpoint is disabled automatically; you re-enable it here.</p>
+<p><a class="button" href="${panelPath('webhooks', 'new')}">Add an endpoint</a></p>
+${endpoints.length === 0
+  ? html`<p class="empty">No webhook endpoints yet.</p>`
+  : html`<div class="table-wrap"><table class="responsive"><caption>Endpoints (${endpoints.length})</caption>
+<thead><tr><th scope="col">Address</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Failures in a row</th><th scope="col">Created</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`}`,
+  };
+}
+
+export interface EndpointFormModel {
+  url: string;
+  description: string;
+  events: string[];
+  problems: FieldProblem[];
+}
+
+export function endpointFormView(context: PanelContext, model: EndpointFormModel): PanelView {
+  return {
+    nav: 'webhooks',
+    status: model.problems.length > 0 ? 400 : 200,
+    title: model.problems.length > 0 ? 'Error: add a webhook endpoint' : 'Add a webhook endpoint',
+    body: html`${breadcrumb}
+<h1>Add a webhook endpoint</h1>
+${problemSummary(model.problems)}
+<form method="post" action="${WEBHOOKS}" novalidate>
+${csrfField(context)}
+<label for="url">Address (URL)</label>
+<input type="url" id="url" name="url" value="${model.url}" required maxlength="2048" placeholder="https://" spellcheck="false" autocomplete="url"${describedBy(model.problems, 'url', 'url-hint')}>
+<p class="hint" id="url-hint">Must start with <code>https://</code>; plain <code>http://</code> is refused.</p>
+${fieldError(model.problems, 'url')}
+${checkboxGroup({ name: 'events', legend: 'Events to receive', values: EVENT_TYPES, checked: model.events, problems: model.problems })}
+<label for="description">Description (optional)</label>
+<input type="text" id="description" name="description" value="${model.description}" maxlength="${DESCRIPTION_MAX_LENGTH}"${describedBy(model.problems, 'description')}>
+${fieldError(model.problems, 'description')}
+<div class="actions"><button type="submit">Add endpoint</button><a href="${WEBHOOKS}">Cancel</a></div>
+</form>`,
+  };
+}
+
+const SIGNATURE_HELP = html`<p>Verify each request: compute HMAC-SHA256 with this secret over <code>{X-Service-Timestamp}.{raw body}</code> and compare it, in constant time, with the hexadecimal value after <code>v1=</code> in <code>X-Service-Signature</code>. Refuse timestamps more than 5 minutes from your clock.</p>`;
+
+const SECRET_WARNING = html`<p><strong>Copy the signing secret now: it is shown only this once.</strong> Store it in your receiver's secret store. If it is lost, rotate the secret to get a new one.</p>`;
+
+export function endpointCreatedView(created: CreatedWebhookEndpoint): PanelView {
+  return {
+    nav: 'webhooks',
+    secret: true,
+    title: 'Endpoint added',
+    body: html`${breadcrumb}
+<h1>Endpoint added</h1>
+<div class="warning" role="note">${SECRET_WARNING}</div>
+<div class="card">
+<dl class="summary"><dt>Address</dt><dd><code>${created.url}</code></dd><dt>Events</dt><dd>${created.events.join(', ')}</dd>${created.description ? html`<dt>Description</dt><dd>${created.description}</dd>` : html``}</dl>
+${secretField('signing-secret', 'Signing secret', created.signing_secret)}
+${SIGNATURE_HELP}
+</div>
+<p><a href="${panelPath('webhooks', created.id)}">I have stored the secret: go to the endpoint</a></p>`,
+  };
+}
+
+export function rotateConfirmView(context: PanelContext, endpoint: WebhookEndpointView): PanelView {
+  return {
+    nav: 'webhooks',
+    title: 'Rotate the signing secret',
+    body: html`${breadcrumb}
+<h1>Rotate the signing secret</h1>
+<p>Endpoint <code>${endpoint.url}</code></p>
+<div class="warning" id="rotate-effect"><p>A new secret is generated and is <strong>effective immediately</strong>: every attempt from now on, retries of earlier events included, is signed with it, and the old secret stops being used.</p>
+<p>A delivery signed with the old secret shortly before can still arrive and fail verification: during the transition let your receiver accept both the old and the new secret, then remove the old one.</p></div>
+<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'rotate-secret'), 'Rotate secret now', { className: 'danger', describedBy: 'rotate-effect' })}<a href="${panelPath('webhooks', endpoint.id)}">Cancel</a></div>`,
+  };
+}
+
+export function secretRotatedView(endpoint: WebhookEndpointView, secret: string): PanelView {
+  return {
+    nav: 'webhooks',
+    secret: true,
+    title: 'New signing secret',
+    body: html`${breadcrumb}
+<h1>New signing secret</h1>
+<div class="warning" role="note">${SECRET_WARNING}
+<p>The new secret is in force now. Until your receiver has it, accept both the old and the new secret; a request signed with the old one shortly before the rotation can still arrive.</p></div>
+<div class="card">
+<dl class="summary"><dt>Address</dt><dd><code>${endpoint.url}</code></dd><dt>Rotated</dt><dd>${timeHtml(endpoint.secret_rotated_at)}</dd></dl>
+${secretField('signing-secret', 'New signing secret', secret)}
+</div>
+<p><a href="${panelPath('webhooks', endpoint.id)}">I have stored the secret: back to the endpoint</a></p>`,
+  };
+}
+
+function attemptResult(attempt: WebhookAttemptView): Html {
+  const label = { succeeded: 'Succeeded', retry: 'Failed, will retry', failed: 'Failed' }[attempt.outcome];
+  return html`<span class="status ${attempt.outcome === 'succeeded' ? 'ok' : 'bad'}">${label}</span>`;
+}
+
+function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[]): Html {
+  if (attempts.length === 0) return html`<p class="empty">No delivery attempts yet.</p>`;
+  const enabled = endpoint.status === 'enabled';
+  const rows = attempts.map(
+    (a) => html`<tr>
+<td data-label="Time">${timeHtml(a.attempted_at)}</td>
+<td data-label="Event type" class="nowrap"><code>${a.event_type}</code></td>
+<td data-label="Event ID"><code>${a.event_id}</code></td>
+<td data-label="Delivery ID"><code>${a.delivery_id}</code></td>
+<td data-label="Attempt">${a.attempt_number}</td>
+<td data-label="Result">${attemptResult(a)}</td>
+<td data-label="Status code">${a.status_code === null ? html`<span class="empty">none</span>` : String(a.status_code)}</td>
+<td data-label="Error">${a.error ?? ''}</td>
+<td data-label="Duration">${a.duration_ms} ms</td>
+<td data-label="Action">${enabled ? postButton(context, panelPath('webhooks', endpoint.id, 'resend'), 'Resend', { className: 'secondary', fields: { event_id: a.event_id } }) : html``}</td>
+</tr>`,
+  );
+  return html`<div class="table-wrap"><table class="responsive" id="attempts"><caption>Last ${attempts.length} delivery attempts, newest first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Delivery ID</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th><th scope="col">Action</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+}
+
+export function endpointDetailView(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[]): PanelView {
+  const enabled = endpoint.status === 'enabled';
+  const here = panelPath('webhooks', endpoint.id);
+  return {
+    nav: 'webhooks',
+    title: `Endpoint ${endpoint.url}`,
+    body: html`${breadcrumb}
+<h1>Endpoint <code>${endpoint.url}</code></h1>
+${enabled
+  ? html``
+  : html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events. Fix the receiver, then re-enable it; events that were not delivered while it was disabled can be sent again from the attempt list.</p>
+<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'enable'), 'Re-enable endpoint')}</div></div>`}
+<div class="card"><dl class="summary">
+<dt>Status</dt><dd>${statusHtml(endpoint)}</dd>
+<dt>Events</dt><dd>${endpoint.events.join(', ')}</dd>
+<dt>Description</dt><dd>${endpoint.description ?? html`<span class="empty">none</span>`}</dd>
+<dt>Failures in a row</dt><dd>${endpoint.consecutive_failures} (the endpoint is disabled after 20)</dd>
+<dt>Secret last rotated</dt><dd>${timeHtml(endpoint.secret_rotated_at)}</dd>
+<dt>Created</dt><dd>${timeHtml(endpoint.created_at)}</dd>
+</dl></div>
+<h2>Test</h2>
+${enabled
+  ? html`<p id="test-help">Sends a <code>webhook.test</code> event to this endpoint only, signed like every other event.</p><div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'test'), 'Send a test event', { describedBy: 'test-help' })}</div>`
+  : html`<p>Re-enable the endpoint to send a test event.</p>`}
+<h2>Signing secret</h2>
+<p>The secret is never shown again after it was created. Rotate it to get a new one, for example when it may have leaked.</p>
+<p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>
+<h2>Delivery attempts</h2>
+<p>The last 100 attempts with the response status code, error and duration. <a href="${here}">Reload</a> to see new ones.</p>
+${attemptsTable(context, endpoint, attempts)}`,
+  };
+}

@@ -1,0 +1,127 @@
+import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { WebhookEndpointsService, WebhookInputError, WebhookNotFoundError, WebhookStateError } from '@app/webhooks';
+import { Public } from '../../auth/auth.decorators';
+import { PanelErrorFilter } from '../panel-error.filter';
+import { PANEL_PATH, panelPath } from '../panel-paths';
+import { WEBHOOK_ROLES } from '../panel-roles';
+import type { PanelContext } from '../session/panel-context';
+import { Panel, PanelRoles, PanelSessionGuard } from '../session/panel-session.guard';
+import { type FieldProblem, formList, formText } from '../views/form-parts';
+import { redirectTo, withNotice } from '../views/layout';
+import { noticeFrom, type NoticeCode } from '../views/notices';
+import { PanelPages } from '../views/panel-pages';
+import {
+  endpointCreatedView,
+  endpointDetailView,
+  endpointFormView,
+  endpointListView,
+  rotateConfirmView,
+  secretRotatedView,
+} from '../views/webhooks.views';
+
+/** Field messages a person can act on; the service's own wording otherwise. */
+function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
+  if (error.field === 'url' && /^http:\/\//i.test(url.trim())) {
+    return { field: 'url', message: 'Only https:// addresses are accepted: plain http:// would send your events and their signatures unencrypted. Use an https:// address.' };
+  }
+  const detail = error.message.slice(error.field.length + 2);
+  const messages: Record<string, string> = {
+    url: `This address cannot be used: ${detail}.`,
+    events: 'Choose at least one event type to receive.',
+    description: `The description is too long: ${detail}.`,
+  };
+  return { field: error.field, message: messages[error.field] ?? detail };
+}
+
+/**
+ * Settings → Webhooks (spec §6.1) for company administrators and managers, on top of the shared
+ * endpoint service: every call is scoped to the signed-in company's account, so another company's
+ * endpoint is "not found". Signing secrets appear only on the responses that create them.
+ */
+@Public()
+@ApiExcludeController()
+@UseGuards(PanelSessionGuard)
+@PanelRoles(...WEBHOOK_ROLES)
+@UseFilters(PanelErrorFilter)
+@Controller(`${PANEL_PATH}/webhooks`)
+export class PanelWebhooksController {
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly pages: PanelPages,
+  ) {}
+
+  @Get()
+  async list(@Panel() panel: PanelContext, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
+    this.pages.send(response, panel, endpointListView(await this.endpoints.list(panel.account.id)), noticeFrom(notice));
+  }
+
+  @Get('new')
+  form(@Panel() panel: PanelContext, @Res() response: Response): void {
+    this.pages.send(response, panel, endpointFormView(panel, { url: '', description: '', events: [], problems: [] }));
+  }
+
+  @Post()
+  async create(@Panel() panel: PanelContext, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    const url = formText(body.url).trim();
+    const description = formText(body.description);
+    const events = formList(body.events);
+    try {
+      const created = await this.endpoints.create(panel.account.id, { url, events, description });
+      this.pages.send(response, panel, endpointCreatedView(created));
+    } catch (error) {
+      if (!(error instanceof WebhookInputError)) throw error;
+      this.pages.send(response, panel, endpointFormView(panel, { url, description, events, problems: [fieldProblem(error, url)] }));
+    }
+  }
+
+  @Get(':endpoint_id')
+  async show(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
+    const endpoint = await this.endpoints.get(panel.account.id, endpointId);
+    const attempts = await this.endpoints.listAttempts(panel.account.id, endpointId);
+    this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts), noticeFrom(notice));
+  }
+
+  @Post(':endpoint_id/test')
+  async sendTest(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
+    const notice = await this.outcome(() => this.endpoints.sendTestEvent(panel.account.id, endpointId), 'test_queued');
+    redirectTo(response, withNotice(panelPath('webhooks', endpointId), notice));
+  }
+
+  @Post(':endpoint_id/resend')
+  async resend(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    await this.endpoints.get(panel.account.id, endpointId);
+    const notice = await this.outcome(() => this.endpoints.resend(panel.account.id, endpointId, formText(body.event_id)), 'resend_queued');
+    redirectTo(response, withNotice(panelPath('webhooks', endpointId), notice));
+  }
+
+  @Post(':endpoint_id/enable')
+  async enable(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
+    await this.endpoints.enable(panel.account.id, endpointId);
+    redirectTo(response, withNotice(panelPath('webhooks', endpointId), 'endpoint_enabled'));
+  }
+
+  @Get(':endpoint_id/rotate-secret')
+  async confirmRotate(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
+    this.pages.send(response, panel, rotateConfirmView(panel, await this.endpoints.get(panel.account.id, endpointId)));
+  }
+
+  @Post(':endpoint_id/rotate-secret')
+  async rotate(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
+    const rotated = await this.endpoints.rotateSecret(panel.account.id, endpointId);
+    this.pages.send(response, panel, secretRotatedView(rotated.endpoint, rotated.signing_secret));
+  }
+
+  /** Runs an action on an endpoint that exists; refusals in its current state become notices. */
+  private async outcome(action: () => Promise<unknown>, success: NoticeCode): Promise<NoticeCode> {
+    try {
+      await action();
+      return success;
+    } catch (error) {
+      if (error instanceof WebhookStateError) return error.code;
+      if (error instanceof WebhookNotFoundError && success === 'resend_queued') return 'event_not_found';
+      throw error;
+    }
+  }
+}
