@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { decode, verify, type JwtPayload } from 'jsonwebtoken';
 import type { AppConfig } from '@app/config';
 import { CredentialLookupService } from '../../apps/api/src/auth/credential-lookup.service';
-import { TOKEN_ALGORITHM } from '../../apps/api/src/auth/jwt.strategy';
+import { TOKEN_ALGORITHM, verificationKeys } from '../../apps/api/src/auth/jwt.strategy';
 import type { SqlShim } from './sql-shim';
 
 export class HttpFailure extends Error {
@@ -22,12 +22,14 @@ export class HttpFailure extends Error {
  */
 export class BaselineAuth {
   private readonly credentials: CredentialLookupService;
+  private readonly keys: ReturnType<typeof verificationKeys>;
 
   constructor(
     private readonly config: AppConfig,
     sql: SqlShim,
   ) {
     this.credentials = new CredentialLookupService(sql as never);
+    this.keys = verificationKeys(config);
   }
 
   /** The selected account id, or a 401/403/400 failure. */
@@ -37,11 +39,11 @@ export class BaselineAuth {
     if (!match) throw new HttpFailure(401, 'invalid_token');
     const token = match[1];
     const kid = decode(token, { complete: true })?.header.kid;
-    const key = this.config.jwtSigningKeys.find((k) => k.kid === kid);
+    const key = typeof kid === 'string' ? this.keys.get(kid) : undefined;
     if (!key) throw new HttpFailure(401, 'invalid_token');
     let claims: JwtPayload;
     try {
-      claims = verify(token, key.secret, {
+      claims = verify(token, key, {
         algorithms: [TOKEN_ALGORITHM],
         issuer: this.config.jwtIssuer,
         audience: this.config.jwtAudience,
