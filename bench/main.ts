@@ -106,6 +106,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv) : null;
   if (dispatcher) cleanup.add('stop the dispatcher', () => dispatcher.stop());
 
+  log(`started; peak RSS: api ${api.process.peakRssMb().toFixed(0)} MB, baseline ${baseline.process.peakRssMb().toFixed(0)} MB`);
   const token = await fetchToken(api.base, tenant);
   const schema = (await (await fetch(`${api.base}/schema/`)).json()) as { paths?: Record<string, unknown> };
   const ctx: BenchContext = {
@@ -146,6 +147,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
       for (const app of [api.process, baseline.process, dispatcher]) if (app?.tail()) log(`last output of ${app.name}:\n${app.tail()}`);
       rows.push(failed(scenario.name, scenario.target, error));
     }
+    log(`${scenario.name}: done; peak RSS so far: api ${api.process.peakRssMb().toFixed(0)} MB, baseline ${baseline.process.peakRssMb().toFixed(0)} MB${dispatcher ? `, dispatcher ${dispatcher.peakRssMb().toFixed(0)} MB` : ''}`);
   }
   rows.push(...memoryRows(ctx));
 

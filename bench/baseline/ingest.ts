@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { pgArray } from '../../libs/domain/src/telemetry/pg-array';
 import { planPoints, type GatewayPoint } from '../harness/points';
 
 /**
@@ -28,14 +29,15 @@ async function main(): Promise<void> {
   let batch: GatewayPoint[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const column = <T>(pick: (p: GatewayPoint) => T): T[] => batch.map(pick);
+    // Array literals joined once, as the project's writer sends them (the fastest way this stack has).
+    const column = (pick: (p: GatewayPoint) => string | number | null): string => pgArray(batch.map(pick));
     const result = await client.query(
       `INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, latitude, longitude, temperature, humidity, light, shock, battery)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[])
        ON CONFLICT (device_id, recorded_at) DO NOTHING`,
       [
         column((p) => p.device_id),
-        column((p) => lifecycleOf.get(p.device_id)),
+        column((p) => lifecycleOf.get(p.device_id) ?? null),
         column((p) => p.recorded_at),
         column((p) => p.latitude),
         column((p) => p.longitude),
