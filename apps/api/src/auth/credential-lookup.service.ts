@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { poolQuery } from '@app/database/pool-query';
 
 export interface CredentialRecord {
   id: string;
@@ -37,7 +38,8 @@ export class CredentialLookupService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async findByClientId(clientId: string): Promise<CredentialRecord | null> {
-    const rows: CredentialRow[] = await this.dataSource.query(
+    const rows = await poolQuery<CredentialRow>(
+      this.dataSource,
       `SELECT c.id, c.client_id, c.secret_hash, c.scopes, c.revoked_at IS NOT NULL AS revoked,
               COALESCE(array_agg(a.id ORDER BY a.id) FILTER (WHERE a.id IS NOT NULL), '{}') AS account_ids
          FROM api_credentials c

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { poolQuery } from '@app/database/pool-query';
 import { MEASUREMENTS, type Measurement } from '@app/domain';
 
 /** The device's current lifecycle inside the tenant: the only telemetry a request may read. */
@@ -61,12 +62,13 @@ export class TelemetryRepository {
 
   async points(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): Promise<PointRow[]> {
     const { sql, params } = this.pointsQuery(scope, from, to, after, limit);
-    return (await this.dataSource.query(sql, params)) as PointRow[];
+    return poolQuery<PointRow>(this.dataSource, sql, params);
   }
 
   /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
   async buckets(scope: TelemetryScope, widthMs: number, window: { first: Date; last: Date; from: Date; to: Date }): Promise<BucketRow[]> {
-    return (await this.dataSource.query(
+    return poolQuery<BucketRow>(
+      this.dataSource,
       `WITH aggregated AS (
          SELECT date_bin($6::interval, t.recorded_at, 'epoch'::timestamptz) AS bucket_start, count(*)::int AS count,
                 ${STATS}
@@ -87,6 +89,6 @@ export class TelemetryRepository {
         window.first.toISOString(),
         window.last.toISOString(),
       ],
-    )) as BucketRow[];
+    );
   }
 }
