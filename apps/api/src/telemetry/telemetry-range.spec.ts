@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import type { ApiError } from '../common/api-error';
 import { bucketWindow } from './telemetry-buckets';
 import { resolveRange } from './telemetry-range';
 
