@@ -103,7 +103,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   cleanup.add('stop the api', () => api.process.stop());
   const baseline = await startBaseline(root, appEnv);
   cleanup.add('stop the baseline', () => baseline.process.stop());
-  const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv) : null;
+  const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv, api) : null;
   if (dispatcher) cleanup.add('stop the dispatcher', () => dispatcher.stop());
 
   log(`started; peak RSS: api ${api.process.peakRssMb().toFixed(0)} MB, baseline ${baseline.process.peakRssMb().toFixed(0)} MB`);
@@ -139,7 +139,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
       rows.push(skipped(scenario.name, scenario.target, reason));
       continue;
     }
-    log(`${scenario.name}: ${options.rounds} alternating rounds`);
+    log(`${scenario.name}: running`);
     try {
       rows.push(...(await scenario.run(ctx)));
     } catch (error) {

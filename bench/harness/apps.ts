@@ -64,9 +64,13 @@ export function startBaseline(root: string, env: NodeJS.ProcessEnv): Promise<App
 export const dispatcherBuilt = (root: string): boolean => existsSync(join(root, DISPATCHER_SCRIPT));
 
 /** The dispatcher, when built: `node dist/apps/dispatcher/src/main.js` on its own DISPATCHER_PORT. */
-export async function startDispatcher(root: string, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+export async function startDispatcher(root: string, env: NodeJS.ProcessEnv, api: AppUnderTest): Promise<ServerProcess> {
   const port = await freePort();
-  const server = ServerProcess.start({ name: 'dispatcher', script: join(root, DISPATCHER_SCRIPT), env: { ...env, DISPATCHER_PORT: String(port) } });
+  const server = ServerProcess.start({
+    name: 'dispatcher',
+    script: join(root, DISPATCHER_SCRIPT),
+    env: { ...env, DISPATCHER_PORT: String(port), PUBLIC_BASE_URL: api.origin },
+  });
   await server.waitForHttp(`http://127.0.0.1:${port}/health/ready`);
   return server;
 }
