@@ -16,16 +16,20 @@ export async function insertPoints(manager: EntityManager, points: readonly Stor
   if (points.length === 0) return [];
   const ordered = [...points].sort((a, b) => (a.deviceId === b.deviceId ? a.recordedAt.getTime() - b.recordedAt.getTime() : a.deviceId < b.deviceId ? -1 : 1));
   const column = (pick: (p: StoredPoint) => string | number | null): string => pgArray(ordered.map(pick));
-  // recorded_at comes back as epoch milliseconds (exact in float8): no timestamp parsing per row.
+  // recorded_at travels both ways as epoch milliseconds (exact in float8): no ISO formatting or
+  // timestamp parsing per row.
   const inserted = (await manager.query(
     `INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, latitude, longitude, temperature, humidity, light, shock, battery)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[])
+     SELECT u.device_id, u.lifecycle_id, 'epoch'::timestamptz + u.recorded_ms * interval '1 millisecond',
+            u.latitude, u.longitude, u.temperature, u.humidity, u.light, u.shock, u.battery
+       FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[])
+            AS u(device_id, lifecycle_id, recorded_ms, latitude, longitude, temperature, humidity, light, shock, battery)
      ON CONFLICT (device_id, recorded_at) DO NOTHING
      RETURNING device_id, round(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`,
     [
       column((p) => p.deviceId),
       column((p) => p.lifecycleId),
-      column((p) => p.recordedAt.toISOString()),
+      column((p) => p.recordedAt.getTime()),
       column((p) => p.latitude),
       column((p) => p.longitude),
       column((p) => p.temperature),
