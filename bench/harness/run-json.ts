@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 
 /** Runs a compiled bench script in its own process: job as JSON on stdin, result as JSON on stdout. */
-export function runJson<T>(script: string, job: unknown): Promise<T> {
+export function runJson<T>(script: string, job: unknown, env: NodeJS.ProcessEnv = process.env): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

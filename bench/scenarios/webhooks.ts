@@ -63,8 +63,7 @@ export const webhooks: Scenario = {
           bodies,
           eventType: 'alarm.created',
           perEndpoint: PER_ENDPOINT,
-          caFile: ctx.tls.caFile,
-        });
+        }, { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: ctx.tls.caFile });
         const received = await receiver.count();
         if (received !== events * endpoints.length) throw new Error(`baseline: receiver counted ${received} of ${events * endpoints.length}`);
         return { value: result.delivered / (result.ms / 1000), cpuSeconds: result.cpuSeconds, units: result.delivered };
