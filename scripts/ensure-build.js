@@ -9,6 +9,7 @@ const root = path.resolve(__dirname, '..');
 const marker = path.join(root, 'dist', '.build-stamp');
 
 function newestSource(dir) {
+  if (!fs.existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -19,7 +20,7 @@ function newestSource(dir) {
 }
 
 function ensureBuild() {
-  const sources = Math.max(newestSource(path.join(root, 'apps')), newestSource(path.join(root, 'libs')));
+  const sources = Math.max(...['apps', 'libs', 'bench'].map((dir) => newestSource(path.join(root, dir))));
   const built = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
   if (built >= sources) return;
   process.stderr.write('Building (tsc)…\n');

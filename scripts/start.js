@@ -7,6 +7,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ensureBuild, root } = require('./ensure-build');
+const { API_NODE_FLAGS } = require('./node-flags');
 
 function log(message) {
   process.stderr.write(`[start] ${message}\n`);
@@ -57,8 +58,8 @@ async function prepareDatabase(config) {
   }
 }
 
-function run(name, script, env) {
-  const child = spawn(process.execPath, [path.join(root, script)], { env, stdio: 'inherit' });
+function run(name, script, env, nodeFlags = []) {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, script)], { env, stdio: 'inherit' });
   child.on('exit', (code, signal) => log(`${name} exited (${signal ?? code})`));
   return child;
 }
@@ -74,7 +75,7 @@ async function main() {
   const config = configLib.loadConfig();
   const fixture = await prepareDatabase(config);
 
-  const children = [run('api', 'dist/apps/api/src/main.js', process.env)];
+  const children = [run('api', 'dist/apps/api/src/main.js', process.env, API_NODE_FLAGS)];
   if (fs.existsSync(path.join(root, 'dist/apps/dispatcher/src/main.js'))) {
     children.push(run('dispatcher', 'dist/apps/dispatcher/src/main.js', process.env));
   }

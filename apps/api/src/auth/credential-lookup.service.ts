@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { poolQuery } from '@app/database/pool-query';
 
 export interface CredentialRecord {
   id: string;
@@ -21,16 +22,24 @@ interface CredentialRow {
   account_ids: string[];
 }
 
+/** "Last used" is kept to the minute; a touch within this interval changes nothing. */
+const TOUCH_INTERVAL_MS = 60_000;
+const MAX_REMEMBERED_TOUCHES = 10_000;
+
 /**
  * Reads a credential with its usable allow-list in one round trip. Called on every request, so a
  * revoked credential or a changed allow-list takes effect on the very next call.
  */
 @Injectable()
 export class CredentialLookupService {
+  /** When this process last sent the UPDATE for each credential. */
+  private readonly touchedAt = new Map<string, number>();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async findByClientId(clientId: string): Promise<CredentialRecord | null> {
-    const rows: CredentialRow[] = await this.dataSource.query(
+    const rows = await poolQuery<CredentialRow>(
+      this.dataSource,
       `SELECT c.id, c.client_id, c.secret_hash, c.scopes, c.revoked_at IS NOT NULL AS revoked,
               COALESCE(array_agg(a.id ORDER BY a.id) FILTER (WHERE a.id IS NOT NULL), '{}') AS account_ids
          FROM api_credentials c
@@ -52,8 +61,17 @@ export class CredentialLookupService {
     };
   }
 
-  /** Best effort, off the request path: "last used" is informational. */
+  /**
+   * Best effort, off the request path: "last used" is informational. The UPDATE already changes
+   * nothing within a minute of the last use; this process also skips sending it (a database round
+   * trip per API call) within a minute of its own last touch.
+   */
   touch(credentialId: string): void {
+    const now = Date.now();
+    const last = this.touchedAt.get(credentialId);
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
+    if (this.touchedAt.size >= MAX_REMEMBERED_TOUCHES) this.touchedAt.clear();
+    this.touchedAt.set(credentialId, now);
     void this.dataSource
       .query(
         `UPDATE api_credentials SET last_used_at = now()

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { PassportStrategy } from '@nestjs/passport';
 import { decode } from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
@@ -20,6 +21,15 @@ export interface AccessTokenClaims {
   iat: number;
 }
 
+/**
+ * The verification keys by `kid`, as KeyObjects made once: given a string, jsonwebtoken first
+ * tries to parse it as a PEM public key on every call (an exception per request) before
+ * falling back to a secret key.
+ */
+export function verificationKeys(config: AppConfig): ReadonlyMap<string, KeyObject> {
+  return new Map(config.jwtSigningKeys.map((k) => [k.kid, createSecretKey(Buffer.from(k.secret, 'utf8'))]));
+}
+
 /** Verifies the bearer JWT (pinned algorithm, issuer, audience, key by `kid`) and loads the credential. */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
@@ -27,17 +37,19 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly credentials: CredentialLookupService,
   ) {
+    const keys = verificationKeys(config);
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       algorithms: [TOKEN_ALGORITHM],
       issuer: config.jwtIssuer,
       audience: config.jwtAudience,
       ignoreExpiration: false,
-      secretOrKeyProvider: (_request: unknown, rawJwt: string, done: (error: unknown, key?: string) => void) => {
-        const header = decode(rawJwt, { complete: true })?.header;
-        const key = config.jwtSigningKeys.find((k) => k.kid === header?.kid);
+      secretOrKeyProvider: (_request: unknown, rawJwt: string, done: (error: unknown, key?: string | Buffer) => void) => {
+        const kid = decode(rawJwt, { complete: true })?.header.kid;
+        const key = kid === undefined ? undefined : keys.get(kid);
         if (!key) done(new InvalidTokenError('The token was signed with an unknown key.'));
-        else done(null, key.secret);
+        // passport-jwt hands the key to jsonwebtoken.verify, which takes a KeyObject; its typings predate that.
+        else done(null, key as unknown as Buffer);
       },
     });
   }

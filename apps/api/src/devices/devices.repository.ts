@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { poolQuery } from '@app/database/pool-query';
 import type { Sensors, Thresholds } from '@app/domain';
 import type { PageRequest } from '../common/paginator';
 
@@ -72,11 +73,13 @@ export class DevicesRepository {
       params.push(after);
       keyset = 'AND d.id > $3';
     }
-    return (await this.dataSource.query(`${VISIBLE_DEVICES} ${keyset} ORDER BY d.id LIMIT $2`, params)) as DeviceRow[];
+    return poolQuery<DeviceRow>(this.dataSource, `${VISIBLE_DEVICES} ${keyset} ORDER BY d.id LIMIT $2`, params);
   }
 
-  async find(accountId: string, deviceId: string, db: EntityManager = this.dataSource.manager): Promise<DeviceRow | null> {
-    const rows = (await db.query(`${VISIBLE_DEVICES} AND d.id = $2`, [accountId, deviceId])) as DeviceRow[];
+  /** Inside a transaction when `db` is given; otherwise straight on the pool (every device route reads it). */
+  async find(accountId: string, deviceId: string, db?: EntityManager): Promise<DeviceRow | null> {
+    const sql = `${VISIBLE_DEVICES} AND d.id = $2`;
+    const rows = db ? ((await db.query(sql, [accountId, deviceId])) as DeviceRow[]) : await poolQuery<DeviceRow>(this.dataSource, sql, [accountId, deviceId]);
     return rows[0] ?? null;
   }
 

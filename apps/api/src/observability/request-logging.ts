@@ -23,8 +23,41 @@ export function redactPath(path: string): string {
   return SECRET_PATH_SEGMENTS.reduce((result, pattern) => result.replace(pattern, '$1[redacted]'), path);
 }
 
+type RequestWithId = Request & { id: string };
+
+const requestFields = (req: RequestWithId) => ({ id: req.id, method: req.method, path: redactPath(req.originalUrl.split('?')[0]) });
+
+/**
+ * The lines pino-http writes when `info` is off (LOG_LEVEL=warn or above): 5xx responses only, at
+ * `error`. pino-http would still build a child logger and serialize the request for every
+ * request, only to drop the success line.
+ */
+function errorOnlyRequestLogger(logger: AppLogger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = Date.now();
+    const done = (): void => {
+      res.removeListener('finish', done);
+      res.removeListener('close', done);
+      if (res.statusCode < 500 || !logger.isLevelEnabled('error')) return;
+      logger.error(
+        {
+          req: requestFields(req as RequestWithId),
+          res: { status: res.statusCode },
+          err: new Error(`failed with status code ${res.statusCode}`),
+          responseTime: Date.now() - started,
+        },
+        'request errored',
+      );
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
+}
+
 /** One JSON line per request: method, path (no query, secrets redacted), status, duration, request id. No headers. */
 export function requestLogger(logger: AppLogger): RequestHandler {
+  if (!logger.isLevelEnabled('info')) return errorOnlyRequestLogger(logger);
   return pinoHttp({
     logger,
     genReqId: (req) => (req as unknown as { id: string }).id,

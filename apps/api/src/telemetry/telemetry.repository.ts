@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { poolQuery } from '@app/database/pool-query';
 import type { Measurement } from '@app/domain';
 import { bucketedQuery } from './telemetry-aggregation';
 
@@ -60,7 +61,7 @@ export class TelemetryRepository {
 
   async points(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): Promise<PointRow[]> {
     const { sql, params } = this.pointsQuery(scope, from, to, after, limit);
-    return (await this.dataSource.query(sql, params)) as PointRow[];
+    return poolQuery<PointRow>(this.dataSource, sql, params);
   }
 
   /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
@@ -70,6 +71,6 @@ export class TelemetryRepository {
       params: [scope.deviceId, scope.lifecycleId, scope.accountId, window.from.toISOString(), window.to.toISOString()],
     };
     const { sql, params } = bucketedQuery(points, widthMs, window);
-    return (await this.dataSource.query(sql, params)) as BucketRow[];
+    return poolQuery<BucketRow>(this.dataSource, sql, params);
   }
 }

@@ -22,12 +22,12 @@ export async function evaluateGeofences(
 ): Promise<AlarmRecord[]> {
   if (!lifecycle.sensors.location) return [];
   const since = lifecycle.location?.at.getTime() ?? Number.NEGATIVE_INFINITY;
-  const track = points
-    .filter((p) => p.latitude !== null && p.longitude !== null && p.recordedAt.getTime() > since)
-    .sort((a, b) => a.recordedAt.getTime() - b.recordedAt.getTime());
-  if (track.length === 0) return [];
+  const isNew = (p: StoredPoint): boolean => p.latitude !== null && p.longitude !== null && p.recordedAt.getTime() > since;
+  if (!points.some(isNew)) return [];
   const geofences = await source.geofencesFor(manager, context);
   if (geofences.length === 0) return [];
+  // Sorted only when there is something to walk it against.
+  const track = points.filter(isNew).sort((a, b) => a.recordedAt.getTime() - b.recordedAt.getTime());
 
   const crossings: GeofenceCrossing[] = [];
   let previous: GeoPosition | null = lifecycle.location;

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import type { ReceiverCommand, ReceiverReply } from '../support/https-receiver';
+import { ServerProcess } from './server-process';
+
+/** The harness's handle on the HTTPS receiver child process. */
+export class Receiver {
+  private constructor(
+    readonly process: ServerProcess,
+    readonly ports: number[],
+  ) {}
+
+  static async start(root: string, tls: { keyFile: string; certFile: string }, endpoints: number): Promise<Receiver> {
+    const process = ServerProcess.start({
+      name: 'receiver',
+      script: join(root, 'dist/bench/support/https-receiver.js'),
+      env: { PATH: globalThis.process.env.PATH },
+      args: [tls.keyFile, tls.certFile, String(endpoints)],
+      ipc: true,
+    });
+    const ready = await new Promise<ReceiverReply>((resolve, reject) => {
+      process.child.once('message', (message: ReceiverReply) => resolve(message));
+      process.child.once('exit', () => reject(new Error(`receiver exited:\n${process.tail()}`)));
+    });
+    if (ready.type !== 'ready') throw new Error('receiver did not start');
+    return new Receiver(process, ready.ports);
+  }
+
+  private ask<T extends ReceiverReply['type']>(command: ReceiverCommand, type: T): Promise<Extract<ReceiverReply, { type: T }>> {
+    return new Promise((resolve) => {
+      const listen = (message: ReceiverReply): void => {
+        if (message.type !== type) return;
+        this.process.child.off('message', listen);
+        resolve(message as Extract<ReceiverReply, { type: T }>);
+      };
+      this.process.child.on('message', listen);
+      this.process.send(command);
+    });
+  }
+
+  async count(): Promise<number> {
+    return (await this.ask({ type: 'count' }, 'count')).total;
+  }
+
+  async reset(): Promise<void> {
+    await this.ask({ type: 'reset' }, 'reset');
+  }
+
+  async receipts(): Promise<Map<string, number>> {
+    return new Map((await this.ask({ type: 'receipts' }, 'receipts')).entries);
+  }
+}

@@ -1,0 +1,175 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '@app/config';
+import { ingestTopology } from '@app/domain';
+import { eventBrokerNames } from './adapters/webhooks.adapter';
+import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
+import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
+import { deleteBrokerNames } from './harness/broker';
+import { Cleanup } from './harness/cleanup';
+import { machineInfo } from './harness/machine';
+import { parseOptions } from './harness/options';
+import { summarizeProfile } from './harness/profile';
+import { failed, machineLine, markdownTable, skipped, writeReport, type ResultRow } from './harness/report';
+import { seedDevices } from './seed/devices';
+import { ensurePartitions, seedMinutePoints } from './seed/telemetry';
+import { createTenant, fetchToken } from './seed/tenant';
+import { SCENARIOS } from './scenarios';
+import { memoryRows } from './scenarios/memory';
+import type { BenchContext } from './scenarios/scenario';
+import { makeTestCertificates, removeCertificates } from './support/certificates';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const TENANT_DEVICES = 600;
+const OTHER_TENANT_DEVICES = 1500;
+
+const root = resolve(__dirname, '..', '..');
+const resultsDir = join(root, 'bench', 'results');
+const started = Date.now();
+const log = (message: string): void => {
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
+};
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const cleanup = new Cleanup();
+  cleanup.onSignals();
+  try {
+    await run(options, cleanup);
+  } finally {
+    log('cleaning up (processes, broker names, database)');
+    await cleanup.run();
+  }
+}
+
+async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): Promise<void> {
+  const now = Date.now();
+  const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const machine = machineInfo(await serverVersion(options.adminUrl));
+
+  const databaseName = uniqueName('cc_bench');
+  const databaseUrl = await createDatabase(options.adminUrl, databaseName);
+  cleanup.add(`drop database ${databaseName}`, () => dropDatabase(options.adminUrl, databaseName));
+  log(`database ${databaseName}: migrating`);
+  const db = await openMigrated(databaseUrl);
+  cleanup.add('close the harness connection', () => db.destroy());
+
+  const amqpPrefix = uniqueName('cc_bench');
+  cleanup.add(`delete broker names ${amqpPrefix}.*`, async () => {
+    const ingest = ingestTopology(amqpPrefix);
+    const events = await eventBrokerNames(root, amqpPrefix);
+    await deleteBrokerNames(options.amqpUrl, {
+      queues: [ingest.queue, ingest.deadLetterQueue, ...events.queues],
+      exchanges: [ingest.exchange, ingest.deadLetterExchange, ...events.exchanges],
+    });
+  });
+  const tls = makeTestCertificates();
+  cleanup.add('remove test certificates', () => Promise.resolve(removeCertificates(tls)));
+
+  log('seeding: tenants, devices, 30 days of one-minute telemetry');
+  const ownedSince = new Date(now - 120 * DAY_MS);
+  await ensurePartitions(db, new Date(now - 125 * DAY_MS), new Date(now + DAY_MS));
+  const tenant = await createTenant(db, 'Bench tenant');
+  const devices = await seedDevices(db, tenant.accountId, TENANT_DEVICES, ownedSince, 'BENCH-A');
+  const other = await createTenant(db, 'Other tenant');
+  await seedDevices(db, other.accountId, OTHER_TENANT_DEVICES, ownedSince, 'BENCH-B');
+  const telemetryWindow = { from: new Date(hour - 30 * DAY_MS), to: new Date(hour) };
+  await seedMinutePoints(db, devices[0], telemetryWindow.from, 30 * 24 * 60);
+  await db.query('ANALYZE');
+
+  const appEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    AMQP_URL: options.amqpUrl,
+    AMQP_PREFIX: amqpPrefix,
+    JWT_SIGNING_KEYS: `bench:${randomBytes(32).toString('hex')}`,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_RATE_LIMIT_PER_MINUTE: '10000',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+  };
+  const config = loadConfig({ ...appEnv, PUBLIC_BASE_URL: 'http://127.0.0.1' });
+
+  log(`starting the api${options.profile ? ' under --cpu-prof' : ''}, the baseline${dispatcherBuilt(root) ? ' and the dispatcher' : ''}`);
+  const profile = options.profile ? { dir: resultsDir, name: 'api.cpuprofile' } : undefined;
+  const api = await startApi(root, appEnv, profile);
+  cleanup.add('stop the api', () => api.process.stop());
+  const baseline = await startBaseline(root, appEnv);
+  cleanup.add('stop the baseline', () => baseline.process.stop());
+  const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv, api) : null;
+  if (dispatcher) cleanup.add('stop the dispatcher', () => dispatcher.stop());
+
+  log(`started; peak RSS: api ${api.process.peakRssMb().toFixed(0)} MB, baseline ${baseline.process.peakRssMb().toFixed(0)} MB`);
+  const token = await fetchToken(api.base, tenant);
+  const schema = (await (await fetch(`${api.base}/schema/`)).json()) as { paths?: Record<string, unknown> };
+  const ctx: BenchContext = {
+    options,
+    root,
+    db,
+    databaseUrl,
+    appEnv,
+    config,
+    api,
+    baseline,
+    dispatcher,
+    tls,
+    tenant: { ...tenant, token },
+    devices,
+    telemetryWindow,
+    ingestWindowStart: new Date(hour - 115 * DAY_MS),
+    openApiPaths: new Set(Object.keys(schema.paths ?? {})),
+    cleanup,
+    log,
+  };
+
+  const rows: ResultRow[] = [];
+  for (const scenario of SCENARIOS) {
+    if (options.only.length > 0 && !options.only.includes(scenario.name)) continue;
+    await scenario.prepare?.(ctx);
+    const reason = scenario.unavailable(ctx);
+    if (reason) {
+      log(`${scenario.name}: skipped (${reason})`);
+      rows.push(skipped(scenario.name, scenario.target, reason));
+      continue;
+    }
+    log(`${scenario.name}: running`);
+    try {
+      rows.push(...(await scenario.run(ctx)));
+    } catch (error) {
+      log(`${scenario.name}: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      for (const app of [api.process, baseline.process, dispatcher]) if (app?.tail()) log(`last output of ${app.name}:\n${app.tail()}`);
+      rows.push(failed(scenario.name, scenario.target, error));
+    }
+    log(`${scenario.name}: done; peak RSS so far: api ${api.process.peakRssMb().toFixed(0)} MB, baseline ${baseline.process.peakRssMb().toFixed(0)} MB${dispatcher ? `, dispatcher ${dispatcher.peakRssMb().toFixed(0)} MB` : ''}`);
+  }
+  rows.push(...memoryRows(ctx));
+
+  if (profile) {
+    log('stopping the api so that V8 writes its CPU profile');
+    api.process.send({ type: 'bench:exit' });
+    await api.process.waitForExit(30_000);
+    const file = join(profile.dir, profile.name);
+    if (existsSync(file)) {
+      const summary = summarizeProfile(file);
+      writeFileSync(join(resultsDir, 'api-profile-summary.md'), `${summary}\n`);
+      process.stderr.write(`\n${summary}\n\n`);
+    } else log(`no profile written at ${file}`);
+  }
+
+  const report = { mode: options.quick ? ('quick' as const) : ('full' as const), machine, duration_s: Math.round((Date.now() - started) / 1000), results: rows };
+  writeReport(join(resultsDir, 'latest.json'), report);
+  process.stdout.write(`\n${markdownTable(rows)}\n\nMachine: ${machineLine(machine)}. Mode: ${report.mode}, ${options.rounds} rounds, ${report.duration_s} s. Results: bench/results/latest.json\n`);
+  if (rows.some((r) => r.status === 'failed')) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
