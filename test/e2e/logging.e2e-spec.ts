@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '@app/config';
 import request from 'supertest';
 import { createApiApp } from '../../apps/api/src/bootstrap';
-import { createLogger } from '../../apps/api/src/observability/logger';
+import { createLogger } from '@app/observability';
 import { API } from '../support/api';
 import { createTenant } from '../support/fixtures';
 

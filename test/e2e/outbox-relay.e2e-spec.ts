@@ -2,7 +2,7 @@ import { loadConfig } from '@app/config';
 import { BrokerUnavailableError, type DomainEventMessage, writeOutboxEvent, type OutboxEventInput } from '@app/events';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
-import { createLogger } from '../../apps/api/src/observability/logger';
+import { createLogger } from '@app/observability';
 import { startApi, type TestApi } from '../support/api';
 import { tapEvents, type TapQueue } from '../support/broker';
 import { createAccount, dataSourceOf } from '../support/fixtures';

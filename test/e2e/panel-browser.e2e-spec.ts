@@ -5,7 +5,7 @@ import { loadConfig } from '@app/config';
 import { verifyWebhookRequest } from '@app/webhooks';
 import { usersInviteAdmin } from '../../apps/cli/src/commands/users.commands';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
-import { createLogger } from '../../apps/dispatcher/src/observability/logger';
+import { createLogger } from '@app/observability';
 import { API, startApi, type TestApi } from '../support/api';
 import { freePort, launchBrowser } from '../support/browser';
 import { createAccount, dataSourceOf } from '../support/fixtures';

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { loadConfig } from '@app/config';
 import { TelemetryIngestService } from '@app/domain';
 import { createApiApp } from '../../apps/api/src/bootstrap';
-import { createLogger } from '../../apps/api/src/observability/logger';
+import { createLogger } from '@app/observability';
 import { API, startApi, type TestApi } from '../support/api';
 import { createTenant } from '../support/fixtures';
 import { backdateLifecycle, point } from '../support/devices';

@@ -10,7 +10,7 @@ import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { EventConsumer } from '../../apps/dispatcher/src/consumer/event-consumer';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
 import { WebhookSender } from '../../apps/dispatcher/src/delivery/webhook-sender';
-import { createLogger } from '../../apps/dispatcher/src/observability/logger';
+import { createLogger } from '@app/observability';
 import { startApi, type TestApi } from '../support/api';
 import { AMQP_URL } from '../support/broker';
 import { createAccount, dataSourceOf } from '../support/fixtures';

@@ -4,7 +4,7 @@ import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { type AppConfig, loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
-import { createLogger } from '../../apps/api/src/observability/logger';
+import { createLogger } from '@app/observability';
 import { ContractValidator } from './contract';
 
 export const API = '/api/public/v1';

@@ -17,7 +17,7 @@ import { DevicesModule } from './devices/devices.module';
 import { HealthModule } from './health/health.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { LocationsModule } from './locations/locations.module';
-import { LOGGER, type AppLogger } from './observability/logger';
+import { LOGGER, type AppLogger } from '@app/observability';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
 import { OutboxModule } from './outbox/outbox.module';
 import { SchemaController } from './openapi/schema.controller';

@@ -7,7 +7,7 @@ import { AppModule } from './app.module';
 import { rejectPrototypeKeys, requireJsonBodies } from './common/body-guards';
 import { API_PREFIX } from './common/public-api-controller';
 import { createValidationPipe } from './common/validation';
-import { createLogger, PinoNestLogger, type AppLogger } from './observability/logger';
+import { createLogger, PinoNestLogger, type AppLogger } from '@app/observability';
 import { Metrics } from './observability/metrics';
 import { requestId, requestLogger } from './observability/request-logging';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './openapi/openapi-document';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@app/config';
 import { createApiApp, migrate } from './bootstrap';
-import { createLogger } from './observability/logger';
+import { createLogger } from '@app/observability';
 
 async function main(): Promise<void> {
   let config;

@@ -4,7 +4,7 @@ import type { AppConfig } from '@app/config';
 import { createDataSource, runMigrationsLocked } from '@app/database';
 import { DispatcherModule } from './dispatcher.module';
 import type { DispatcherOptions } from './dispatcher.tokens';
-import { createLogger, PinoNestLogger, type AppLogger } from './observability/logger';
+import { createLogger, PinoNestLogger, type AppLogger } from '@app/observability';
 
 /** Applies pending migrations under the advisory lock (whichever app starts first migrates). */
 export async function migrate(config: AppConfig): Promise<string[]> {

@@ -9,8 +9,8 @@ import { DeliveryWorker } from './delivery/delivery-worker';
 import { WebhookSender } from './delivery/webhook-sender';
 import { DISPATCHER_CONFIG, DISPATCHER_OPTIONS, type DispatcherOptions } from './dispatcher.tokens';
 import { HealthController } from './health/health.controller';
-import { ReadinessRegistry } from './health/readiness';
-import { LOGGER, type AppLogger } from './observability/logger';
+import { ReadinessRegistry } from '@app/observability';
+import { LOGGER, type AppLogger } from '@app/observability';
 import { DispatcherMetrics } from './observability/metrics';
 
 /**

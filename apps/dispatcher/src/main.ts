@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@app/config';
 import { createDispatcherApp, migrate } from './dispatcher-app';
-import { createLogger } from './observability/logger';
+import { createLogger } from '@app/observability';
 
 async function main(): Promise<void> {
   let config;

@@ -3,7 +3,7 @@ import type { AppConfig } from '@app/config';
 import { AisIngestService, aisTopology, parseAisMessage, type IngestRejection } from '@app/domain';
 import { IngestQueueConsumer, type ParsedQueueMessage } from '../common/queue/ingest-queue-consumer';
 import { APP_CONFIG } from '../config/config.module';
-import { ReadinessRegistry } from '../health/readiness';
+import { ReadinessRegistry } from '@app/observability';
 
 /**
  * The AIS feed adapter: vessel positions (one, or `{"positions": [...]}` per message) from

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from './api-error';
 import { OAuthError } from '../auth/oauth-error';
-import { LOGGER, type AppLogger } from '../observability/logger';
+import { LOGGER, type AppLogger } from '@app/observability';
 
 export interface ProblemDetails {
   type: string;

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/auth.decorators';
 import { Metrics } from '../observability/metrics';
-import { ReadinessRegistry } from './readiness';
+import { ReadinessRegistry } from '@app/observability';
 
 @ApiExcludeController()
 @Public()

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Metrics } from '../observability/metrics';
 import { HealthController } from './health.controller';
-import { ReadinessRegistry } from './readiness';
+import { ReadinessRegistry } from '@app/observability';
 
 @Global()
 @Module({

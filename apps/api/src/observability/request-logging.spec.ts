@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
-import { createLogger } from './logger';
+import { createLogger } from '@app/observability';
 import { redactPath, requestLogger } from './request-logging';
 
 function sink(lines: string[]): Writable {

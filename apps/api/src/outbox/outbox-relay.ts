@@ -2,7 +2,7 @@ import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { PgListener } from '@app/database';
 import { assertEventTopology, BrokerConnection, BrokerUnavailableError, eventTopology, type DomainEventMessage } from '@app/events';
-import type { AppLogger } from '../observability/logger';
+import type { AppLogger } from '@app/observability';
 import { claimOutboxBatch, markPublished, type OutboxRow } from './outbox-store';
 
 export const OUTBOX_CHANNEL = 'outbox_events';

@@ -1,7 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { assertEventTopology, BrokerConnection, eventTopology } from '@app/events';
 import type { DeliveryStore } from '../delivery/delivery-store';
-import type { AppLogger } from '../observability/logger';
+import type { AppLogger } from '@app/observability';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
 
 export interface EventConsumerOptions {

@@ -1,6 +1,6 @@
 import { newId, PgListener } from '@app/database';
 import { decryptSecret, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
-import type { AppLogger } from '../observability/logger';
+import type { AppLogger } from '@app/observability';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore } from './delivery-store';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';

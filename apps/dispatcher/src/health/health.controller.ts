@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DispatcherMetrics } from '../observability/metrics';
-import { ReadinessRegistry } from './readiness';
+import { ReadinessRegistry } from '@app/observability';
 
 /** The dispatcher's only HTTP surface, on DISPATCHER_PORT. */
 @Controller()

@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } f
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import type { AppConfig } from '@app/config';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER, type IngestRejection, type IngestTopology } from '@app/domain';
-import type { ReadinessRegistry } from '../../health/readiness';
+import type { ReadinessRegistry } from '@app/observability';
 
 /** Messages handed to a consumer before it acknowledges; also the largest micro-batch. */
 export const INGEST_PREFETCH = 64;

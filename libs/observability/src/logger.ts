@@ -14,6 +14,8 @@ export const REDACTED_PATHS = [
   '*.access_token',
   '*.signing_secret',
   '*.secret',
+  '*.secret_ciphertext',
+  '*.authorization',
 ];
 
 export function createLogger(level: string, name: string, destination?: DestinationStream): AppLogger {

@@ -1,4 +1,4 @@
-/** What /health/ready must see working: database and broker. */
+/** Something /health/ready must see working (database, broker); each app registers its own. */
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
@@ -17,7 +17,10 @@ export class ReadinessRegistry {
     await Promise.all(
       this.checks.map(async (c) => {
         try {
-          await Promise.race([c.check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+          await Promise.race([
+            c.check(),
+            new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+          ]);
           results[c.name] = 'ok';
         } catch (error) {
           ok = false;
