@@ -1,29 +1,13 @@
 import { loadConfig } from '@app/config';
-import { runCli } from '../../apps/cli/src/cli';
 import { CliError, type CliContext } from '../../apps/cli/src/cli-context';
 import { usersInviteAdmin } from '../../apps/cli/src/commands/users.commands';
 import { startApi, type TestApi } from '../support/api';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { insertPanelUser, PANEL_PASSWORD, signIn } from '../support/panel';
 import { startSmtp, type TestSmtp } from '../support/smtp';
+import { runCaptured } from '../support/cli';
 
 const LINK = /http:\/\/api\.test\/invitations\/accept\/\?token=([A-Za-z0-9_-]{43})/;
-
-/** Runs the CLI in-process and captures stdout. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const writeOut = process.stdout.write.bind(process.stdout);
-  const writeErr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    return { code: await runCli(argv), stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = writeOut;
-    process.stderr.write = writeErr;
-  }
-}
 
 describe('platform invitation of a company administrator (CLI users:invite-admin)', () => {
   let smtp: TestSmtp;
@@ -63,7 +47,7 @@ describe('platform invitation of a company administrator (CLI users:invite-admin
 
   it('prints the link instead with --print-link, and refuses what cannot be invited', async () => {
     const accountId = await createAccount(context.dataSource, 'Print Link Co');
-    const printed = await cli('users:invite-admin', '--account', accountId, '--email', 'printed@example.com', '--name', 'Printed Admin', '--print-link', '--json');
+    const printed = await runCaptured('users:invite-admin', '--account', accountId, '--email', 'printed@example.com', '--name', 'Printed Admin', '--print-link', '--json');
     expect(printed.code).toBe(0);
     const body = JSON.parse(printed.stdout) as { link: string; email_sent: boolean };
     expect(body.email_sent).toBe(false);

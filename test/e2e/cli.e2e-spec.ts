@@ -1,22 +1,5 @@
-import { runCli } from '../../apps/cli/src/cli';
 import { API, startApi, type TestApi } from '../support/api';
-
-/** Runs the CLI in-process and captures what it prints. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const writeOut = process.stdout.write.bind(process.stdout);
-  const writeErr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    const code = await runCli(argv);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = writeOut;
-    process.stderr.write = writeErr;
-  }
-}
+import { runCaptured } from '../support/cli';
 
 describe('ops CLI', () => {
   let api: TestApi;
@@ -26,10 +9,10 @@ describe('ops CLI', () => {
   afterAll(() => api.close());
 
   it('creates an account and a credential whose secret is printed once and works', async () => {
-    const account = await cli('accounts:create', '--name', 'CLI Co', '--json');
+    const account = await runCaptured('accounts:create', '--name', 'CLI Co', '--json');
     expect(account.code).toBe(0);
     const { id } = JSON.parse(account.stdout) as { id: string };
-    const created = await cli('credentials:create', '--name', 'ERP', '--accounts', id, '--scopes', 'accounts:read', '--json');
+    const created = await runCaptured('credentials:create', '--name', 'ERP', '--accounts', id, '--scopes', 'accounts:read', '--json');
     expect(created.code).toBe(0);
     const credential = JSON.parse(created.stdout) as { client_id: string; client_secret: string; scopes: string[] };
     expect(credential.scopes).toEqual(['accounts:read']);
@@ -42,10 +25,10 @@ describe('ops CLI', () => {
     const list = await api.http.get(`${API}/accounts/`).set(auth).expect(200);
     expect(list.body.data).toEqual([expect.objectContaining({ id, name: 'CLI Co' })]);
 
-    const revoked = await cli('credentials:revoke', credential.client_id, '--json');
+    const revoked = await runCaptured('credentials:revoke', credential.client_id, '--json');
     expect(revoked.code).toBe(0);
     await api.http.get(`${API}/accounts/`).set(auth).expect(401);
-    expect((await cli('credentials:revoke', credential.client_id)).code).toBe(2);
+    expect((await runCaptured('credentials:revoke', credential.client_id)).code).toBe(2);
   });
 
   it('refuses bad arguments with a clear message and exit code 2', async () => {
@@ -58,15 +41,15 @@ describe('ops CLI', () => {
       ['no-such-command'],
     ];
     for (const argv of cases) {
-      const result = await cli(...argv);
+      const result = await runCaptured(...argv);
       expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
       expect(result.stderr).toMatch(/error/);
     }
   });
 
   it('seeds the demo fixture idempotently, and its credentials work as DESIGN §7 describes', async () => {
-    const first = await cli('demo:seed', '--json');
-    const again = await cli('demo:seed', '--json');
+    const first = await runCaptured('demo:seed', '--json');
+    const again = await runCaptured('demo:seed', '--json');
     expect(first.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
     const fixture = JSON.parse(first.stdout) as {

@@ -1,18 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { Command } from 'commander';
 import { PDFParse } from 'pdf-parse';
 import type { Response } from 'supertest';
 import type { DataSource } from 'typeorm';
 import { storeReportFile, TelemetryIngestService } from '@app/domain';
 import { CliError } from '../../apps/cli/src/cli-context';
-import { registerReportCommands } from '../../apps/cli/src/commands/reports.commands';
 import { REPORT_CHUNK_BYTES, ReportFileReader } from '../../apps/api/src/reports/report-file.reader';
 import { ReportWorker } from '../../apps/api/src/reports/report-worker';
 import { API, startApi, type TestApi } from '../support/api';
 import { createTenant, type Tenant } from '../support/fixtures';
 import { backdateLifecycle, point, setThresholds } from '../support/devices';
 import { createShipment, shipmentBody, shipmentWorld, type ShipmentWorld } from '../support/shipments';
+import { cliOutput } from '../support/cli';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -24,22 +23,6 @@ const binary = (res: Response, done: (error: Error | null, body: Buffer) => void
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
-
-async function cli(...args: string[]): Promise<string> {
-  const program = new Command('coldchain').exitOverride();
-  registerReportCommands(program);
-  const chunks: string[] = [];
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  try {
-    await program.parseAsync(['node', 'coldchain', ...args]);
-  } finally {
-    write.mockRestore();
-  }
-  return chunks.join('');
-}
 
 describe('Reports: generated on completion, listed, downloaded as a stream', () => {
   let api: TestApi;
@@ -199,15 +182,15 @@ describe('Reports: generated on completion, listed, downloaded as a stream', () 
   });
 
   it('reports:generate makes a device report for the current owner, clipped to the ownership', async () => {
-    const out = JSON.parse(await cli('reports:generate', '--device', A, '--from', new Date(T0.getTime() - 48 * HOUR).toISOString(), '--to', at(60).toISOString(), '--json'));
+    const out = JSON.parse(await cliOutput('reports:generate', '--device', A, '--from', new Date(T0.getTime() - 48 * HOUR).toISOString(), '--to', at(60).toISOString(), '--json'));
     expect(out.account_id).toBe(world.tenant.accountId);
     expect(out.reports.map((r: { content_type: string }) => r.content_type)).toEqual(['application/pdf', 'text/csv']);
     expect(out.reports[0]).toMatchObject({ subject: { type: 'device', id: A }, period_from: new Date(T0.getTime() - 24 * HOUR).toISOString(), period_to: at(60).toISOString() });
     const csv = await download(world.tenant, out.reports[1].id).expect(200);
     expect((csv.body as Buffer).toString().trimEnd().split('\r\n')).toHaveLength(5);
-    await expect(cli('reports:generate', '--device', 'nope', '--from', T0.toISOString(), '--to', at(1).toISOString())).rejects.toThrow(CliError);
-    await expect(cli('reports:generate', '--device', A, '--from', at(1).toISOString(), '--to', T0.toISOString())).rejects.toThrow('--to must be later');
-    await expect(cli('reports:generate', '--device', A, '--from', '2025-01-01', '--to', at(1).toISOString())).rejects.toThrow('--from must be');
-    await expect(cli('reports:generate', '--device', '0190a000-0000-7000-8000-000000000001', '--from', T0.toISOString(), '--to', at(1).toISOString())).rejects.toThrow('no approved');
+    await expect(cliOutput('reports:generate', '--device', 'nope', '--from', T0.toISOString(), '--to', at(1).toISOString())).rejects.toThrow(CliError);
+    await expect(cliOutput('reports:generate', '--device', A, '--from', at(1).toISOString(), '--to', T0.toISOString())).rejects.toThrow('--to must be later');
+    await expect(cliOutput('reports:generate', '--device', A, '--from', '2025-01-01', '--to', at(1).toISOString())).rejects.toThrow('--from must be');
+    await expect(cliOutput('reports:generate', '--device', '0190a000-0000-7000-8000-000000000001', '--from', T0.toISOString(), '--to', at(1).toISOString())).rejects.toThrow('no approved');
   });
 });
