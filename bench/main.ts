@@ -103,7 +103,8 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   cleanup.add('stop the api', () => api.process.stop());
   const baseline = await startBaseline(root, appEnv);
   cleanup.add('stop the baseline', () => baseline.process.stop());
-  const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv, api) : null;
+  const dispatcherProfile = options.profile ? { dir: resultsDir, name: 'dispatcher.cpuprofile' } : undefined;
+  const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv, api, dispatcherProfile) : null;
   if (dispatcher) cleanup.add('stop the dispatcher', () => dispatcher.stop());
 
   log(`started; peak RSS: api ${api.process.peakRssMb().toFixed(0)} MB, baseline ${baseline.process.peakRssMb().toFixed(0)} MB`);
@@ -151,14 +152,19 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   }
   rows.push(...memoryRows(ctx));
 
-  if (profile) {
-    log('stopping the api so that V8 writes its CPU profile');
-    api.process.send({ type: 'bench:exit' });
-    await api.process.waitForExit(30_000);
-    const file = join(profile.dir, profile.name);
+  const profiled: Array<[string, { send(message: unknown): void; waitForExit(ms: number): Promise<unknown> } | null, typeof profile]> = [
+    ['api', api.process, profile],
+    ['dispatcher', dispatcher, dispatcherProfile],
+  ];
+  for (const [name, app, setup] of profiled) {
+    if (!setup || !app) continue;
+    log(`stopping the ${name} so that V8 writes its CPU profile`);
+    app.send({ type: 'bench:exit' });
+    await app.waitForExit(30_000);
+    const file = join(setup.dir, setup.name);
     if (existsSync(file)) {
       const summary = summarizeProfile(file);
-      writeFileSync(join(resultsDir, 'api-profile-summary.md'), `${summary}\n`);
+      writeFileSync(join(resultsDir, `${name}-profile-summary.md`), `${summary}\n`);
       process.stderr.write(`\n${summary}\n\n`);
     } else log(`no profile written at ${file}`);
   }

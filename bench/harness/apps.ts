@@ -64,12 +64,19 @@ export function startBaseline(root: string, env: NodeJS.ProcessEnv): Promise<App
 export const dispatcherBuilt = (root: string): boolean => existsSync(join(root, DISPATCHER_SCRIPT));
 
 /** The dispatcher, when built: `node dist/apps/dispatcher/src/main.js` on its own DISPATCHER_PORT. */
-export async function startDispatcher(root: string, env: NodeJS.ProcessEnv, api: AppUnderTest): Promise<ServerProcess> {
+export async function startDispatcher(root: string, env: NodeJS.ProcessEnv, api: AppUnderTest, profile?: ProfileSetup): Promise<ServerProcess> {
   const port = await freePort();
+  const nodeArgs: string[] = [];
+  if (profile) {
+    mkdirSync(profile.dir, { recursive: true });
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`, '--require', join(root, 'dist/bench/support/exit-on-message.js'));
+  }
   const server = ServerProcess.start({
     name: 'dispatcher',
     script: join(root, DISPATCHER_SCRIPT),
     env: { ...env, DISPATCHER_PORT: String(port), PUBLIC_BASE_URL: api.origin },
+    nodeArgs,
+    ipc: Boolean(profile),
   });
   await server.waitForHttp(`http://127.0.0.1:${port}/health/ready`);
   return server;
