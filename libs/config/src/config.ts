@@ -47,6 +47,8 @@ export interface AppConfig {
   outboxRelayEnabled: boolean;
   /** Fallback scan of the outbox (LISTEN/NOTIFY wakes the relay at once). */
   outboxPollIntervalMs: number;
+  /** Published outbox rows are kept this long for diagnosis, then deleted by the api's housekeeping. */
+  outboxRetentionDays: number;
   smtpUrl: string | undefined;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
     outboxRelayEnabled: !['off', 'false', '0', 'no'].includes((env.OUTBOX_RELAY ?? '').toLowerCase()),
     outboxPollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),

@@ -1,0 +1,57 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '@app/config';
+import { LOGGER, type AppLogger } from '@app/observability';
+import { APP_CONFIG } from '../config/config.module';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+
+const INTERVAL_MS = 60 * 60 * 1000;
+const BATCH = 5000;
+
+/**
+ * Hourly, in small batches so no lock is held long: deletes idempotency records past their 24 h
+ * and outbox rows published longer ago than OUTBOX_RETENTION_DAYS. Safe on several replicas (the
+ * deletes are idempotent).
+ */
+@Injectable()
+export class HousekeepingService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly idempotency: IdempotencyStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.runOnce().catch((error: unknown) => this.logger.warn({ err: error }, 'housekeeping failed; retrying next hour'));
+    }, INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number }> {
+    const idempotencyRecords = await this.idempotency.purgeExpired();
+    let outboxEvents = 0;
+    for (;;) {
+      const deleted: unknown[] = await this.dataSource.query(
+        `DELETE FROM outbox_events WHERE seq IN (
+           SELECT seq FROM outbox_events
+            WHERE published_at IS NOT NULL AND published_at < now() - make_interval(days => $1)
+            LIMIT $2)
+         RETURNING 1`,
+        [this.config.outboxRetentionDays, BATCH],
+      );
+      outboxEvents += deleted.length;
+      if (deleted.length < BATCH) break;
+    }
+    if (idempotencyRecords + outboxEvents > 0) this.logger.info({ idempotencyRecords, outboxEvents }, 'housekeeping');
+    return { idempotencyRecords, outboxEvents };
+  }
+}
