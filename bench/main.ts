@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@app/config';
-import { ingestTopology } from '@app/domain';
+import { aisTopology, ingestTopology } from '@app/domain';
 import { eventBrokerNames } from './adapters/webhooks.adapter';
 import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
 import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
@@ -59,11 +59,11 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
 
   const amqpPrefix = uniqueName('cc_bench');
   cleanup.add(`delete broker names ${amqpPrefix}.*`, async () => {
-    const ingest = ingestTopology(amqpPrefix);
+    const feeds = [ingestTopology(amqpPrefix), aisTopology(amqpPrefix)];
     const events = await eventBrokerNames(root, amqpPrefix);
     await deleteBrokerNames(options.amqpUrl, {
-      queues: [ingest.queue, ingest.deadLetterQueue, ...events.queues],
-      exchanges: [ingest.exchange, ingest.deadLetterExchange, ...events.exchanges],
+      queues: [...feeds.flatMap((feed) => [feed.queue, feed.deadLetterQueue]), ...events.queues],
+      exchanges: [...feeds.flatMap((feed) => [feed.exchange, feed.deadLetterExchange]), ...events.exchanges],
     });
   });
   const tls = makeTestCertificates();
