@@ -1,5 +1,6 @@
 import { isValidImoNumber, MMSI_PATTERN, ZONED_TIMESTAMP_PATTERN } from '../formats';
 import { FUTURE_TOLERANCE_MS } from '../telemetry/telemetry-point';
+import { parseBatchMessage, type BatchMessage } from '../telemetry/batch-message';
 
 /** One AIS position report of a vessel, as a feed adapter or the CLI sends it (snake_case JSON). */
 export interface AisPosition {
@@ -63,20 +64,6 @@ export function parseAisPosition(value: unknown, now: Date = new Date()): Parsed
 export const MAX_POSITIONS_PER_MESSAGE = 10_000;
 
 /** A feed message: one position, or `{"positions": [...]}`. Positions are validated later, one by one. */
-export function parseAisMessage(content: Buffer | string): { ok: true; items: unknown[] } | { ok: false; reason: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(typeof content === 'string' ? content : content.toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'message body is not valid JSON' };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, reason: 'message must be a position object or {"positions": [...]}' };
-  }
-  const envelope = body as Record<string, unknown>;
-  if (!('positions' in envelope)) return { ok: true, items: [body] };
-  if (Object.keys(envelope).length !== 1) return { ok: false, reason: 'a batch message carries only "positions"' };
-  if (!Array.isArray(envelope.positions) || envelope.positions.length === 0) return { ok: false, reason: '"positions" must be a non-empty array' };
-  if (envelope.positions.length > MAX_POSITIONS_PER_MESSAGE) return { ok: false, reason: `"positions" holds at most ${MAX_POSITIONS_PER_MESSAGE} positions` };
-  return { ok: true, items: envelope.positions };
+export function parseAisMessage(content: Buffer | string): BatchMessage {
+  return parseBatchMessage(content, 'positions', 'position', MAX_POSITIONS_PER_MESSAGE);
 }

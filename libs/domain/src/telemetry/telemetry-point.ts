@@ -1,4 +1,5 @@
 import { UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '../formats';
+import { parseBatchMessage } from './batch-message';
 
 /** One measurement of a device (DESIGN §6). Missing measurements are null. */
 export interface TelemetryPoint {
@@ -86,23 +87,6 @@ export const MAX_POINTS_PER_MESSAGE = 10_000;
 
 /** A gateway message: one point, or `{"points": [...]}`. Points are validated later, one by one. */
 export function parseIngestMessage(content: Buffer | string): { ok: true; points: unknown[] } | { ok: false; reason: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(typeof content === 'string' ? content : content.toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'message body is not valid JSON' };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, reason: 'message must be a point object or {"points": [...]}' };
-  }
-  const envelope = body as Record<string, unknown>;
-  if (!('points' in envelope)) return { ok: true, points: [body] };
-  if (Object.keys(envelope).length !== 1) return { ok: false, reason: 'a batch message carries only "points"' };
-  if (!Array.isArray(envelope.points) || envelope.points.length === 0) {
-    return { ok: false, reason: '"points" must be a non-empty array' };
-  }
-  if (envelope.points.length > MAX_POINTS_PER_MESSAGE) {
-    return { ok: false, reason: `"points" holds at most ${MAX_POINTS_PER_MESSAGE} points` };
-  }
-  return { ok: true, points: envelope.points };
+  const parsed = parseBatchMessage(content, 'points', 'point', MAX_POINTS_PER_MESSAGE);
+  return parsed.ok ? { ok: true, points: parsed.items } : parsed;
 }
