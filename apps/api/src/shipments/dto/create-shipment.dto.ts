@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsUUID, ValidateNested } from 'class-validator';
@@ -20,6 +21,23 @@ const devicesDoc: ApiPropertyOptions = {
     'One to five devices of the account: approved, not deleted, and in no other active shipment. More than five is a 400 `too_many_devices`; an ineligible device a 400 `device_not_eligible` naming it (`device_ids.N`).',
 };
 
+/** `transport_legs`: optional, never null, at most MAX_SHIPMENT_LEGS validated legs. */
+function TransportLegs(doc: ApiPropertyOptions): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [ShipmentLegInputDto], maxItems: MAX_SHIPMENT_LEGS, ...doc }),
+    OptionalNotNull(),
+    IsArray(),
+    ArrayMaxSize(MAX_SHIPMENT_LEGS),
+    ValidateNested({ each: true }),
+    Type(() => ShipmentLegInputDto),
+  );
+}
+
+/** `device_ids`: one or more distinct UUIDs; the five-device limit is checked by the service. */
+function DeviceIds(): PropertyDecorator {
+  return applyDecorators(ApiProperty(devicesDoc), IsArray(), ArrayMinSize(1), ArrayMaxSize(DEVICE_IDS_ARRAY_BOUND), ArrayUnique(), IsUUID(undefined, { each: true }));
+}
+
 /** The fields PUT replaces (and POST sets): route, planning, receiver, carrier, alert preset, legs, devices. */
 export class ReplaceShipmentDto {
   @RequiredText(100, 'PO-2025-0147') reference: string;
@@ -33,20 +51,10 @@ export class ReplaceShipmentDto {
   @OptionalUuid('Main carrier.') carrier_id?: string | null;
   @OptionalUuid('Alert preset whose limits the shipment report applies (completing each device’s own thresholds).') alert_preset_id?: string | null;
 
-  @ApiPropertyOptional({ type: [ShipmentLegInputDto], maxItems: MAX_SHIPMENT_LEGS, default: [], description: 'Legs in travel order; replaced as a whole.' })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_SHIPMENT_LEGS)
-  @ValidateNested({ each: true })
-  @Type(() => ShipmentLegInputDto)
+  @TransportLegs({ default: [], description: 'Legs in travel order; replaced as a whole.' })
   transport_legs?: ShipmentLegInputDto[];
 
-  @ApiProperty(devicesDoc)
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(DEVICE_IDS_ARRAY_BOUND)
-  @ArrayUnique()
-  @IsUUID(undefined, { each: true })
+  @DeviceIds()
   device_ids: string[];
 }
 
@@ -67,19 +75,9 @@ export class CreateShipmentDto {
   @OptionalUuid('Main carrier (overrides the template’s).') carrier_id?: string | null;
   @OptionalUuid('Alert preset (overrides the template’s).') alert_preset_id?: string | null;
 
-  @ApiPropertyOptional({ type: [ShipmentLegInputDto], maxItems: MAX_SHIPMENT_LEGS, description: 'Legs in travel order (default: the template’s, else none).' })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_SHIPMENT_LEGS)
-  @ValidateNested({ each: true })
-  @Type(() => ShipmentLegInputDto)
+  @TransportLegs({ description: 'Legs in travel order (default: the template’s, else none).' })
   transport_legs?: ShipmentLegInputDto[];
 
-  @ApiProperty(devicesDoc)
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(DEVICE_IDS_ARRAY_BOUND)
-  @ArrayUnique()
-  @IsUUID(undefined, { each: true })
+  @DeviceIds()
   device_ids: string[];
 }
