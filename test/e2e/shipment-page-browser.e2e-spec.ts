@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { TelemetryIngestService } from '@app/domain';
-import { API, startApi, type TestApi } from '../support/api';
-import { freePort, launchBrowser } from '../support/browser';
+import { API, startListeningApi, type TestApi } from '../support/api';
+import { launchBrowser } from '../support/browser';
 import { backdateLifecycle, point } from '../support/devices';
 import { createShipment, shipmentBody, shipmentWorld } from '../support/shipments';
 
@@ -12,10 +12,9 @@ describe('Public tracking page in a real browser (Chromium)', () => {
   let base: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    api = await startApi({ PUBLIC_BASE_URL: base });
-    await api.app.listen(port, '127.0.0.1');
+    const listening = await startListeningApi();
+    api = listening;
+    base = listening.base;
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { API, startApi, type TestApi } from '../support/api';
-import { freePort, launchBrowser } from '../support/browser';
+import { API, startListeningApi, type TestApi } from '../support/api';
+import { launchBrowser } from '../support/browser';
 import { createTenant } from '../support/fixtures';
 
 describe('Swagger UI in a real browser', () => {
@@ -9,10 +9,9 @@ describe('Swagger UI in a real browser', () => {
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    api = await startApi({ PUBLIC_BASE_URL: base });
-    await api.app.listen(port, '127.0.0.1');
+    const listening = await startListeningApi();
+    api = listening;
+    base = listening.base;
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { type AppConfig, loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createLogger } from '@app/observability';
+import { freePort } from './browser';
 import { ContractValidator } from './contract';
 
 export const API = '/api/public/v1';
@@ -68,4 +69,13 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
     document: cachedDocument,
     close: () => app.close(),
   };
+}
+
+/** The api listening on a free loopback port, with PUBLIC_BASE_URL pointing at it (for browsers). */
+export async function startListeningApi(env: Record<string, string> = {}): Promise<TestApi & { base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const api = await startApi({ PUBLIC_BASE_URL: base, ...env });
+  await api.app.listen(port, '127.0.0.1');
+  return { ...api, base };
 }
