@@ -1,6 +1,6 @@
 // globalSetup runs outside jest's module mapper: relative imports only.
 import { loadConfig } from '../../libs/config/src';
-import { createDataSource, runMigrationsLocked } from '../../libs/database/src';
+import { migrateDatabase } from '../../libs/database/src';
 import { createDatabase } from './database';
 import { uniqueName } from './test-env';
 
@@ -17,11 +17,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   // Suites that exercise the gateway queue start its consumer themselves.
   process.env.INGEST_CONSUMER = 'off';
-  const dataSource = createDataSource(loadConfig().databaseUrl, 2);
-  await dataSource.initialize();
-  try {
-    await runMigrationsLocked(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
+  await migrateDatabase(loadConfig().databaseUrl);
 }

@@ -2,7 +2,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
-import { createDataSource, runMigrationsLocked } from '@app/database';
 import { AppModule } from './app.module';
 import { rejectPrototypeKeys, requireJsonBodies } from './common/body-guards';
 import { API_PREFIX } from './common/public-api-controller';
@@ -13,17 +12,6 @@ import { requestId, requestLogger } from './observability/request-logging';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './openapi/openapi-document';
 
 export const BODY_LIMIT = '1mb';
-
-/** Applies pending migrations under the advisory lock, on a short-lived connection. */
-export async function migrate(config: AppConfig): Promise<string[]> {
-  const dataSource = createDataSource(config.databaseUrl, 2);
-  await dataSource.initialize();
-  try {
-    return await runMigrationsLocked(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
 
 /** Builds the fully configured api application (used by main.ts and by the end-to-end tests). */
 export async function createApiApp(config: AppConfig, logger: AppLogger = createLogger(config.logLevel, 'api')): Promise<NestExpressApplication> {

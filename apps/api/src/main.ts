@@ -1,21 +1,13 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@app/config';
-import { createApiApp, migrate } from './bootstrap';
+import { loadConfigOrExit } from '@app/config';
+import { migrateDatabase } from '@app/database';
+import { createApiApp } from './bootstrap';
 import { createLogger } from '@app/observability';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`api: configuration error: ${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit('api');
   const logger = createLogger(config.logLevel, 'api');
-  const applied = await migrate(config);
+  const applied = await migrateDatabase(config.databaseUrl);
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const app = await createApiApp(config, logger);
   await app.listen(config.port);

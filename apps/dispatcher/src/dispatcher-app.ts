@@ -1,21 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AppConfig } from '@app/config';
-import { createDataSource, runMigrationsLocked } from '@app/database';
 import { DispatcherModule } from './dispatcher.module';
 import type { DispatcherOptions } from './dispatcher.tokens';
 import { createLogger, PinoNestLogger, type AppLogger } from '@app/observability';
-
-/** Applies pending migrations under the advisory lock (whichever app starts first migrates). */
-export async function migrate(config: AppConfig): Promise<string[]> {
-  const dataSource = createDataSource(config.databaseUrl, 2);
-  await dataSource.initialize();
-  try {
-    return await runMigrationsLocked(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
 
 /** Builds and starts the dispatcher (used by main.ts and by the end-to-end tests); not yet listening. */
 export async function createDispatcherApp(

@@ -1,21 +1,13 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@app/config';
-import { createDispatcherApp, migrate } from './dispatcher-app';
+import { loadConfigOrExit } from '@app/config';
+import { migrateDatabase } from '@app/database';
+import { createDispatcherApp } from './dispatcher-app';
 import { createLogger } from '@app/observability';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`dispatcher: configuration error: ${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit('dispatcher');
   const logger = createLogger(config.logLevel, 'dispatcher');
-  const applied = await migrate(config);
+  const applied = await migrateDatabase(config.databaseUrl);
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const app = await createDispatcherApp(config, logger);
   // SIGTERM: stop consuming, finish the attempts in flight, close (DispatcherModule.beforeApplicationShutdown).

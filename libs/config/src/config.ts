@@ -146,3 +146,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
   };
 }
+
+/** For an app's entry point: a configuration error ends the process with a one-line message (exit 78). */
+export function loadConfigOrExit(app: string, env: Env = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${app}: configuration error: ${error.message}\n`);
+    process.exit(78);
+  }
+}

@@ -42,3 +42,14 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
     await runner.release();
   }
 }
+
+/** Opens a short-lived connection, applies pending migrations under the lock, closes it. */
+export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
+  const dataSource = createDataSource(databaseUrl, 2);
+  await dataSource.initialize();
+  try {
+    return await runMigrationsLocked(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
