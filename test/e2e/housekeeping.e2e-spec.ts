@@ -2,6 +2,8 @@ import { writeOutboxEvent } from '@app/events';
 import { HousekeepingService } from '../../apps/api/src/common/housekeeping.service';
 import { startApi, type TestApi } from '../support/api';
 import { createAccount, dataSourceOf } from '../support/fixtures';
+import { insertUser } from '../support/users';
+import { newId } from '@app/database';
 
 describe('housekeeping', () => {
   let api: TestApi;
@@ -37,5 +39,28 @@ describe('housekeeping', () => {
     expect(keys).toEqual(['housekeeping-live']);
     const events = (await db.query(`SELECT id FROM outbox_events WHERE account_id = $1 ORDER BY seq`, [accountId])).map((r: { id: string }) => r.id);
     expect(events).toEqual([recent.id, unpublished.id]);
+  });
+
+  it('deletes ended panel sessions (idle or past the absolute limit) and keeps live ones', async () => {
+    const db = dataSourceOf(api.app);
+    const accountId = await createAccount(db, 'Sessions Co');
+    const userId = await insertUser(db, { accountId, role: 'COMPANY_ADMIN' });
+    const session = async (label: string, lastSeen: string, expires: string) => {
+      const id = newId();
+      await db.query(
+        `INSERT INTO panel_sessions (id, token_hash, user_id, account_id, csrf_token, last_seen_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, now() + $6::interval, now() + $7::interval)`,
+        [id, Buffer.from(label.padEnd(32, '.')), userId, accountId, 'csrf', lastSeen, expires],
+      );
+      return id;
+    };
+    const live = await session('live', '-5 minutes', '11 hours');
+    await session('idle', '-31 minutes', '11 hours');
+    await session('past-absolute', '-1 minute', '-1 second');
+
+    const result = await api.app.get(HousekeepingService).runOnce();
+    expect(result.panelSessions).toBeGreaterThanOrEqual(2);
+    const left = (await db.query(`SELECT id FROM panel_sessions WHERE user_id = $1`, [userId])).map((r: { id: string }) => r.id);
+    expect(left).toEqual([live]);
   });
 });

@@ -12,6 +12,12 @@ function secretOf(html: string): string {
   return match[1];
 }
 
+const submissionOf = (html: string): string => {
+  const match = /<input type="hidden" name="submission" value="([0-9a-f-]{36})">/.exec(html);
+  if (!match) throw new Error('no submission id in the form');
+  return match[1];
+};
+
 const idAfter = (html: string, prefix: string): string => {
   const match = new RegExp(`href="${prefix}([0-9a-f-]{36})/`).exec(html);
   if (!match) throw new Error(`no link ${prefix}… in the page`);
@@ -237,6 +243,42 @@ describe('web panel: API credentials and webhook settings', () => {
       expect({ action, status: res.status }).toEqual({ action, status: 404 });
     }
     expect((await service.get(otherAccountId, foreign.id)).secret_rotated_at).toBeNull();
+  });
+
+  it('creates nothing twice when a creation form is submitted again (reloading the secret page, a double click)', async () => {
+    const credentialForm = await get('/panel/credentials/new/');
+    const submission = submissionOf(credentialForm);
+    expect(submissionOf(await get('/panel/credentials/new/'))).not.toBe(submission); // one id per rendered form
+    // a form re-rendered with errors keeps its id
+    expect(submissionOf((await post('/panel/credentials/', { submission, name: 'Reloaded' })).text)).toBe(submission);
+
+    const fields = { submission, name: 'Reloaded', scopes: ['devices:read'] };
+    const [first, second] = await Promise.all([post('/panel/credentials/', fields), post('/panel/credentials/', fields)]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([200, 303]);
+    const shown = first.status === 200 ? first : second;
+    const again = first.status === 200 ? second : first;
+    secrets.push(secretOf(shown.text));
+    expect(again.headers.location).toBe('/panel/credentials/?notice=credential_already_created');
+    const third = await post('/panel/credentials/', fields).expect(303);
+    expect(third.text).not.toContain(secrets[secrets.length - 1]);
+    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM api_credentials WHERE owner_account_id = $1 AND name = 'Reloaded'`, [accountId]);
+    expect(n).toBe(1);
+    expect(await get('/panel/credentials/?notice=credential_already_created')).toContain('its secret was shown only once');
+
+    // an id that is someone else's credential changes nothing there
+    const foreign = await createCredential(dataSource, [otherAccountId]);
+    const [before] = await dataSource.query(`SELECT secret_hash, name, owner_account_id FROM api_credentials WHERE id = $1`, [foreign.id]);
+    await post('/panel/credentials/', { submission: foreign.id, name: 'Hijack', scopes: ['devices:read'] }).expect(303);
+    expect((await dataSource.query(`SELECT secret_hash, name, owner_account_id FROM api_credentials WHERE id = $1`, [foreign.id]))[0]).toEqual(before);
+
+    const endpointForm = await get('/panel/webhooks/new/');
+    const endpointFields = { submission: submissionOf(endpointForm), url: 'https://localhost:9/reloaded', events: 'alarm.created' };
+    const created = await post('/panel/webhooks/', endpointFields).expect(200);
+    secrets.push(secretOf(created.text));
+    const resubmitted = await post('/panel/webhooks/', endpointFields).expect(303);
+    expect(resubmitted.headers.location).toBe('/panel/webhooks/?notice=endpoint_already_created');
+    expect((await service.list(accountId)).filter((e) => e.url === 'https://localhost:9/reloaded')).toHaveLength(1);
   });
 
   it('never shows a secret again after its one-time display', async () => {

@@ -88,6 +88,22 @@ describe('Share records and the public tracking page', () => {
     expect((await api.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200)).body).toMatchObject({ enabled: false, view_count: 2, max_views: 2 });
   });
 
+  it('answers HEAD like GET without counting a view (link checkers must not use up a link)', async () => {
+    const shipment = await newShipment();
+    const { url } = (await put(shipment.id, { expires_in_hours: 1, max_views: 1 }).expect(200)).body;
+    const path = new URL(url).pathname;
+    for (let i = 0; i < 3; i++) {
+      const head = await api.raw.head(path).expect(200);
+      expect(head.headers).toMatchObject({ ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
+    }
+    expect((await api.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200)).body).toMatchObject({ view_count: 0 });
+    await view(url).expect(200);
+    // used up: HEAD now gets the refused answer too, and still counts nothing
+    await api.raw.head(path).expect(404);
+    await api.raw.head(`/track/${'A'.repeat(43)}`).expect(404);
+    expect((await api.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200)).body).toMatchObject({ view_count: 1, enabled: false });
+  });
+
   it('never counts more views than the limit under concurrent views', async () => {
     const shipment = await newShipment();
     const { url } = (await put(shipment.id, { expires_in_hours: 1, max_views: 5 }).expect(200)).body;

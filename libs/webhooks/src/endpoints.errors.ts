@@ -9,6 +9,9 @@ export class WebhookInputError extends Error {
   }
 }
 
+/** An endpoint of this id exists already: a resubmitted form. Nothing was changed. */
+export class WebhookEndpointAlreadyCreatedError extends Error {}
+
 /** Missing or another tenant's endpoint or event: the same answer (404 not_found). */
 export class WebhookNotFoundError extends Error {
   readonly code = 'not_found';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
 import { EVENT_TYPES, isEventType, type EventEnvelope } from '@app/events';
 import { cancelPendingDeliveries, insertDelivery } from './delivery-records';
-import { WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
+import { WebhookEndpointAlreadyCreatedError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointInput,
@@ -96,14 +96,17 @@ export class WebhookEndpointsService {
     const account = await execSql(this.dataSource, 'SELECT 1 FROM accounts WHERE id = $1', [accountId]);
     if (account.count === 0) throw new WebhookInputError('account_id', `no account ${accountId}`);
 
-    const id = newId();
+    if (input.id !== undefined && !UUID.test(input.id)) throw new WebhookInputError('id', 'not an endpoint id');
+
+    const id = input.id ?? newId();
     const secret = generateSigningSecret();
     const { rows } = await execSql<EndpointRow>(
       this.dataSource,
       `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
       [id, accountId, url, events, description, encryptSecret(this.options.secretsKey, secret, id)],
     );
+    if (rows.length === 0) throw new WebhookEndpointAlreadyCreatedError();
     return { ...present(rows[0]), signing_secret: secret };
   }
 

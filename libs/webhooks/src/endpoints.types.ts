@@ -55,6 +55,8 @@ export interface CreateWebhookEndpointInput {
   url: string;
   events: string[];
   description?: string | null;
+  /** The web panel's form id: a resubmitted form creates nothing twice (WebhookEndpointAlreadyCreatedError). */
+  id?: string;
 }
 
 export interface UpdateWebhookEndpointInput {

@@ -4,14 +4,16 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { LOGGER, type AppLogger } from '@app/observability';
 import { APP_CONFIG } from '../config/config.module';
+import { PanelSessionsService } from '../panel/session/panel-sessions.service';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 
 const INTERVAL_MS = 60 * 60 * 1000;
 const BATCH = 5000;
 
 /**
- * Hourly, in small batches so no lock is held long: deletes idempotency records past their 24 h
- * and outbox rows published longer ago than OUTBOX_RETENTION_DAYS. Safe on several replicas (the
+ * Hourly, in small batches so no lock is held long: deletes idempotency records past their 24 h,
+ * outbox rows published longer ago than OUTBOX_RETENTION_DAYS, and ended panel sessions (sign-in
+ * only sweeps its own user's). Safe on several replicas (the
  * deletes are idempotent).
  */
 @Injectable()
@@ -21,6 +23,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly idempotency: IdempotencyStore,
+    private readonly panelSessions: PanelSessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -36,7 +39,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     if (this.timer) clearInterval(this.timer);
   }
 
-  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number }> {
+  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number; panelSessions: number }> {
     const idempotencyRecords = await this.idempotency.purgeExpired();
     let outboxEvents = 0;
     for (;;) {
@@ -51,7 +54,8 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
       outboxEvents += deleted.length;
       if (deleted.length < BATCH) break;
     }
-    if (idempotencyRecords + outboxEvents > 0) this.logger.info({ idempotencyRecords, outboxEvents }, 'housekeeping');
-    return { idempotencyRecords, outboxEvents };
+    const panelSessions = await this.panelSessions.purgeExpired();
+    if (idempotencyRecords + outboxEvents + panelSessions > 0) this.logger.info({ idempotencyRecords, outboxEvents, panelSessions }, 'housekeeping');
+    return { idempotencyRecords, outboxEvents, panelSessions };
   }
 }

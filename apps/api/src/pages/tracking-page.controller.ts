@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../auth/auth.decorators';
 import { TRACKING_PAGE_PATH } from '../shipments/share-token';
 import { ShareService } from '../shipments/share.service';
@@ -11,7 +11,8 @@ import { linkUnavailableView, TRACKING_PAGE_STYLE, trackingPageView } from './tr
 
 /**
  * The public tracking page behind a share link (outside the API base path, no login). Every
- * request that finds a working link counts one view, atomically; anything else gets the same
+ * GET that finds a working link counts one view, atomically (a HEAD answers the same without
+ * counting: link checkers and chat unfurlers must not use up a limited link); anything else gets the same
  * plain 404 page, whatever the reason. The token only ever appears in the request path, which
  * the request log redacts.
  */
@@ -26,8 +27,8 @@ export class TrackingPageController {
   ) {}
 
   @Get(':token')
-  async show(@Param('token') token: string, @Res() response: Response): Promise<void> {
-    const shared = await this.shares.consumeView(token);
+  async show(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const shared = request.method === 'HEAD' ? await this.shares.peekView(token) : await this.shares.consumeView(token);
     const view = shared ? await this.shipments.view(shared) : null;
     if (!view) {
       const unavailable = linkUnavailableView();

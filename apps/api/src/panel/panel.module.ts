@@ -46,5 +46,6 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
         new WebhookEndpointsService(dataSource, { secretsKey: config.secretsKey, allowPrivateTargets: config.webhookAllowPrivateTargets }),
     },
   ],
+  exports: [PanelSessionsService],
 })
 export class PanelModule {}

@@ -43,6 +43,8 @@ function present(row: ShareRow | undefined, now: Date, url: string | null = null
  * The single share record of a shipment (spec §2.3). The token is random, stored as its SHA-256
  * only, and appears in exactly one response: the PUT that creates or refreshes it.
  */
+type ShareHit = { account_id: string; shipment_id: number; expires_at: Date };
+
 @Injectable()
 export class ShareService {
   constructor(
@@ -95,14 +97,24 @@ export class ShareService {
    * the limit is never exceeded.
    */
   async consumeView(token: string): Promise<SharedShipment | null> {
+    return this.viewable(token, true);
+  }
+
+  /** The same answer as `consumeView` without counting a view: HEAD requests (link checkers, unfurlers). */
+  async peekView(token: string): Promise<SharedShipment | null> {
+    return this.viewable(token, false);
+  }
+
+  private async viewable(token: string, countView: boolean): Promise<SharedShipment | null> {
     if (!SHARE_TOKEN_PATTERN.test(token)) return null;
-    const [rows] = (await this.dataSource.query(
-      `UPDATE shipment_shares sh SET view_count = sh.view_count + 1
-        WHERE sh.token_hash = $1 AND sh.revoked_at IS NULL AND sh.expires_at > now() AND sh.view_count < sh.max_views
-          AND EXISTS (SELECT 1 FROM shipments s WHERE s.id = sh.shipment_id AND s.account_id = sh.account_id AND s.deleted_at IS NULL)
-        RETURNING sh.account_id, sh.shipment_id, sh.expires_at`,
-      [hashShareToken(token)],
-    )) as [Array<{ account_id: string; shipment_id: number; expires_at: Date }>, number];
+    const working = `sh.token_hash = $1 AND sh.revoked_at IS NULL AND sh.expires_at > now() AND sh.view_count < sh.max_views
+          AND EXISTS (SELECT 1 FROM shipments s WHERE s.id = sh.shipment_id AND s.account_id = sh.account_id AND s.deleted_at IS NULL)`;
+    const sql = countView
+      ? `UPDATE shipment_shares sh SET view_count = sh.view_count + 1 WHERE ${working} RETURNING sh.account_id, sh.shipment_id, sh.expires_at`
+      : `SELECT sh.account_id, sh.shipment_id, sh.expires_at FROM shipment_shares sh WHERE ${working}`;
+    const result = (await this.dataSource.query(sql, [hashShareToken(token)])) as ShareHit[] | [ShareHit[], number];
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected], a SELECT with the rows
+    const rows = countView ? (result as [ShareHit[], number])[0] : (result as ShareHit[]);
     const row = rows[0];
     return row ? { accountId: row.account_id, shipmentId: row.shipment_id, expiresAt: row.expires_at } : null;
   }

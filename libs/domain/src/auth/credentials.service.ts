@@ -22,6 +22,11 @@ export interface CreateCredentialInput {
   /** Only the demo fixture passes one, so that re-running it prints the same secret. */
   secret?: string;
   clientId?: string;
+  /**
+   * The web panel's form carries one id per rendered form, so that resubmitting it (a reload of the
+   * page that showed the secret) cannot create a second credential.
+   */
+  id?: string;
 }
 
 /** What a company sees of its own credentials (the web panel). Never the secret or its hash. */
@@ -52,6 +57,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class CredentialInputError extends Error {}
 
+/** The credential of this id exists already: a resubmitted form. Nothing was changed. */
+export class CredentialAlreadyCreatedError extends Error {}
+
 export const generateClientId = (): string => `cc_${randomBytes(12).toString('hex')}`;
 export const generateClientSecret = (): string => `ccs_${randomBytes(32).toString('base64url')}`;
 
@@ -73,12 +81,16 @@ export class CredentialsService {
     const missing = input.accountIds.filter((id) => !accounts.some((a) => a.id === id));
     if (missing.length > 0) throw new CredentialInputError(`unknown accounts: ${missing.join(', ')}`);
 
+    if (input.id !== undefined && !UUID.test(input.id)) throw new CredentialInputError('not a credential id');
+
+    const id = input.id ?? newId();
     const clientId = input.clientId ?? generateClientId();
     const secret = input.secret ?? generateClientSecret();
+    const secretHash = await hashSecret(secret);
     const credential = this.dataSource.getRepository(ApiCredential).create({
-      id: newId(),
+      id,
       clientId,
-      secretHash: await hashSecret(secret),
+      secretHash,
       name: input.name,
       scopes,
       ownerAccountId: input.ownerAccountId ?? null,
@@ -86,7 +98,15 @@ export class CredentialsService {
       lastUsedAt: null,
       accounts,
     });
-    await this.dataSource.getRepository(ApiCredential).save(credential);
+    await this.dataSource.transaction(async (manager) => {
+      if (input.id !== undefined) {
+        // save() turns a known id into an UPDATE: the lock and the check make a resubmission a no-op
+        await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [id]);
+        const existing = (await manager.query('SELECT 1 FROM api_credentials WHERE id = $1', [id])) as unknown[];
+        if (existing.length > 0) throw new CredentialAlreadyCreatedError();
+      }
+      await manager.getRepository(ApiCredential).save(credential);
+    });
     return {
       id: credential.id,
       client_id: clientId,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseFilters, Use
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AppConfig } from '@app/config';
-import { CredentialsService, isScope } from '@app/domain';
+import { CredentialAlreadyCreatedError, CredentialsService, isScope } from '@app/domain';
 import { Public } from '../../auth/auth.decorators';
 import { API_PREFIX } from '../../common/public-api-controller';
 import { APP_CONFIG } from '../../config/config.module';
@@ -14,6 +14,7 @@ import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelRoles, PanelSessionGuard } from '../session/panel-session.guard';
 import { CREDENTIAL_NAME_MAX_LENGTH, credentialCreatedView, credentialFormView, credentialListView, revokeConfirmView } from '../views/credentials.views';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
+import { newSubmission, submissionFrom } from '../views/form-submission';
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
@@ -43,20 +44,27 @@ export class PanelCredentialsController {
 
   @Get('new')
   form(@Panel() panel: PanelContext, @Res() response: Response): void {
-    this.pages.send(response, panel, credentialFormView(panel, { name: '', scopes: [], problems: [] }));
+    this.pages.send(response, panel, credentialFormView(panel, { submission: newSubmission(), name: '', scopes: [], problems: [] }));
   }
 
   @Post()
   async create(@Panel() panel: PanelContext, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     const name = formText(body.name).trim();
     const scopes = formList(body.scopes);
+    const submission = submissionFrom(body.submission);
     const problems: FieldProblem[] = [];
     if (!name) problems.push({ field: 'name', message: 'Enter a name for the credential.' });
     if (name.length > CREDENTIAL_NAME_MAX_LENGTH) problems.push({ field: 'name', message: `The name can have at most ${CREDENTIAL_NAME_MAX_LENGTH} characters.` });
     if (scopes.length === 0) problems.push({ field: 'scopes', message: 'Choose at least one scope.' });
     if (scopes.some((scope) => !isScope(scope))) problems.push({ field: 'scopes', message: 'Choose scopes from the list only.' });
-    if (problems.length > 0) return this.pages.send(response, panel, credentialFormView(panel, { name, scopes: scopes.filter(isScope), problems }));
-    const created = await this.credentials.create({ name, scopes, accountIds: [panel.account.id], ownerAccountId: panel.account.id });
+    if (problems.length > 0) return this.pages.send(response, panel, credentialFormView(panel, { submission, name, scopes: scopes.filter(isScope), problems }));
+    let created;
+    try {
+      created = await this.credentials.create({ id: submission, name, scopes, accountIds: [panel.account.id], ownerAccountId: panel.account.id });
+    } catch (error) {
+      if (error instanceof CredentialAlreadyCreatedError) return redirectTo(response, withNotice(panelPath('credentials'), 'credential_already_created'));
+      throw error;
+    }
     this.pages.send(response, panel, credentialCreatedView(panel, created, `${this.config.publicBaseUrl}/${API_PREFIX}/oauth/token/`));
   }
 

@@ -93,6 +93,16 @@ export class PanelSessionsService {
     };
   }
 
+  /** Deletes every ended session, idle or past its absolute limit (hourly housekeeping). */
+  async purgeExpired(): Promise<number> {
+    const { count } = await execSql(
+      this.dataSource,
+      'DELETE FROM panel_sessions WHERE expires_at <= now() OR last_seen_at <= now() - make_interval(mins => $1)',
+      [SESSION_IDLE_MINUTES],
+    );
+    return count;
+  }
+
   async endById(sessionId: string): Promise<void> {
     await execSql(this.dataSource, 'DELETE FROM panel_sessions WHERE id = $1', [sessionId]);
   }

@@ -4,6 +4,7 @@ import { panelPath } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
 import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
+import { submissionField } from './form-submission';
 
 export const CREDENTIAL_NAME_MAX_LENGTH = 100;
 
@@ -44,6 +45,8 @@ ${credentials.length === 0
 }
 
 export interface CredentialFormModel {
+  /** The form's submission id (form-submission.ts). */
+  submission: string;
   name: string;
   scopes: string[];
   problems: FieldProblem[];
@@ -58,7 +61,7 @@ export function credentialFormView(context: PanelContext, model: CredentialFormM
 <h1>Create an API credential</h1>
 ${problemSummary(model.problems)}
 <form method="post" action="${panelPath('credentials')}" novalidate>
-${csrfField(context)}
+${csrfField(context)}${submissionField(model.submission)}
 <label for="name">Name</label>
 <input type="text" id="name" name="name" value="${model.name}" required maxlength="${CREDENTIAL_NAME_MAX_LENGTH}"${describedBy(model.problems, 'name', 'name-hint')}>
 <p class="hint" id="name-hint">What the integration is, e.g. “ERP shipment sync”.</p>

@@ -7,6 +7,14 @@ export const NOTICES = {
   session_expired: { error: true, text: 'Your session has ended. Please sign in again.' },
   credential_revoked: { error: false, text: 'The credential was revoked. Its access tokens stop working on their next API call.' },
   credential_already_revoked: { error: true, text: 'This credential was already revoked.' },
+  credential_already_created: {
+    error: true,
+    text: 'That form was already submitted: the credential exists, and its secret was shown only once. If it was not copied, revoke the credential and create a new one.',
+  },
+  endpoint_already_created: {
+    error: true,
+    text: 'That form was already submitted: the endpoint exists, and its signing secret was shown only once. If it was not copied, rotate the secret on the endpoint’s page.',
+  },
   test_queued: { error: false, text: 'A test event was queued. Its delivery attempt appears in the list below once it has been sent: reload this page to see it.' },
   resend_queued: { error: false, text: 'The event was queued to be sent again. The new attempt appears in the list below once it has been sent.' },
   endpoint_enabled: { error: false, text: 'The endpoint is enabled again; new events will be delivered to it.' },

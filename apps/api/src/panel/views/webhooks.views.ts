@@ -5,6 +5,7 @@ import { panelPath } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
 import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
+import { submissionField } from './form-submission';
 
 export const DESCRIPTION_MAX_LENGTH = 500;
 const WEBHOOKS = panelPath('webhooks');
@@ -42,6 +43,8 @@ ${endpoints.length === 0
 }
 
 export interface EndpointFormModel {
+  /** The form's submission id (form-submission.ts). */
+  submission: string;
   url: string;
   description: string;
   events: string[];
@@ -57,7 +60,7 @@ export function endpointFormView(context: PanelContext, model: EndpointFormModel
 <h1>Add a webhook endpoint</h1>
 ${problemSummary(model.problems)}
 <form method="post" action="${WEBHOOKS}" novalidate>
-${csrfField(context)}
+${csrfField(context)}${submissionField(model.submission)}
 <label for="url">Address (URL)</label>
 <input type="url" id="url" name="url" value="${model.url}" required maxlength="2048" placeholder="https://" spellcheck="false" autocomplete="url"${describedBy(model.problems, 'url', 'url-hint')}>
 <p class="hint" id="url-hint">Must start with <code>https://</code>; plain <code>http://</code> is refused.</p>

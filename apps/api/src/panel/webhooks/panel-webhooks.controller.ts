@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { WebhookEndpointsService, WebhookInputError, WebhookNotFoundError, WebhookStateError } from '@app/webhooks';
+import { WebhookEndpointAlreadyCreatedError, WebhookEndpointsService, WebhookInputError, WebhookNotFoundError, WebhookStateError } from '@app/webhooks';
 import { Public } from '../../auth/auth.decorators';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH, panelPath } from '../panel-paths';
@@ -9,6 +9,7 @@ import { WEBHOOK_ROLES } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelRoles, PanelSessionGuard } from '../session/panel-session.guard';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
+import { newSubmission, submissionFrom } from '../views/form-submission';
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom, type NoticeCode } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
@@ -59,7 +60,7 @@ export class PanelWebhooksController {
 
   @Get('new')
   form(@Panel() panel: PanelContext, @Res() response: Response): void {
-    this.pages.send(response, panel, endpointFormView(panel, { url: '', description: '', events: [], problems: [] }));
+    this.pages.send(response, panel, endpointFormView(panel, { submission: newSubmission(), url: '', description: '', events: [], problems: [] }));
   }
 
   @Post()
@@ -67,12 +68,14 @@ export class PanelWebhooksController {
     const url = formText(body.url).trim();
     const description = formText(body.description);
     const events = formList(body.events);
+    const submission = submissionFrom(body.submission);
     try {
-      const created = await this.endpoints.create(panel.account.id, { url, events, description });
+      const created = await this.endpoints.create(panel.account.id, { id: submission, url, events, description });
       this.pages.send(response, panel, endpointCreatedView(created));
     } catch (error) {
+      if (error instanceof WebhookEndpointAlreadyCreatedError) return redirectTo(response, withNotice(panelPath('webhooks'), 'endpoint_already_created'));
       if (!(error instanceof WebhookInputError)) throw error;
-      this.pages.send(response, panel, endpointFormView(panel, { url, description, events, problems: [fieldProblem(error, url)] }));
+      this.pages.send(response, panel, endpointFormView(panel, { submission, url, description, events, problems: [fieldProblem(error, url)] }));
     }
   }
 
