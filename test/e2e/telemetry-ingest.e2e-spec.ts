@@ -99,6 +99,23 @@ describe('Telemetry ingestion service', () => {
       ]);
     });
 
+    it('refuses a point without owner once; its repetitions in the same call are duplicates', async () => {
+      const unknown = newId();
+      const id = await device();
+      const result = await ingest.ingest([point(unknown, at(0)), point(id, at(0)), point(unknown, at(0)), point(id, at(0)), point(unknown, at(1))]);
+      expect(result).toMatchObject({ accepted: 1, duplicate: 2, rejected: 2 });
+      expect(result.rejections.map((r) => r.index)).toEqual([0, 4]);
+    });
+
+    it('moves the status only by the points it stored, not by duplicates of stored ones', async () => {
+      const id = await device();
+      await ingest.ingest([point(id, at(10), { battery: 50 })]);
+      // at(10) is stored already: its battery reading here is a duplicate and must not win
+      expect(await ingest.ingest([point(id, at(5), { battery: 70 }), point(id, at(10), { battery: 99 })])).toMatchObject({ accepted: 1, duplicate: 1 });
+      const [status] = await db.query('SELECT last_seen_at, battery, battery_at FROM device_lifecycles WHERE device_id = $1', [id]);
+      expect(status).toEqual({ last_seen_at: at(10), battery: 50, battery_at: at(10) });
+    });
+
     it('writes a batch with one INSERT, not one round trip per point', async () => {
       const statements: string[] = [];
       const counting: Logger = {

@@ -1,10 +1,11 @@
-import { connect, type ChannelModel, type ConfirmChannel, type GetMessage } from 'amqplib';
-import type { DataSource } from 'typeorm';
+import { jest } from '@jest/globals';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type GetMessage } from 'amqplib';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER } from '@app/domain';
 import { TelemetryQueueConsumer } from '../../apps/api/src/telemetry/telemetry-queue.consumer';
 import { startApi, type TestApi } from '../support/api';
 import { createTenant, dataSourceOf } from '../support/fixtures';
-import { backdateLifecycle, point, registerDevice } from '../support/devices';
+import { backdateLifecycle, point, registerDevice, setThresholds } from '../support/devices';
 
 const T0 = new Date('2025-07-01T00:00:00.000Z');
 const at = (minutes: number): Date => new Date(T0.getTime() + minutes * 60_000);
@@ -124,5 +125,67 @@ describe('Gateway telemetry queue (RabbitMQ)', () => {
       { index: 2, reason: 'recorded_at must be an ISO 8601 timestamp with a time zone' },
     ]);
     expect(await stored(id)).toBe(1);
+  });
+
+  describe('batches in flight', () => {
+    const points = (id: string, from: number, count: number, values: (minute: number) => Record<string, number>): Array<Record<string, unknown>> =>
+      Array.from({ length: count }, (_, i) => point(id, at(from + i), values(from + i)));
+
+    it('acknowledges each batch once stored, while the next one still waits for the database', async () => {
+      // Every amqplib channel (the consumer's included) shares this prototype: the spy records acks and lets them through.
+      const ack = jest.spyOn(Object.getPrototypeOf(Object.getPrototypeOf(channel)) as Channel, 'ack');
+      const acked = (messageId: string): boolean => ack.mock.calls.some(([message]) => message.properties.messageId === messageId);
+      const [busy, first, second] = [await device(), await device(), await device()];
+      const lock = async (deviceId: string): Promise<QueryRunner> => {
+        const runner = db.createQueryRunner();
+        await runner.connect();
+        await runner.startTransaction();
+        await runner.query('SELECT 1 FROM device_lifecycles WHERE device_id = $1 FOR UPDATE', [deviceId]);
+        return runner;
+      };
+      const release = async (runner: QueryRunner): Promise<void> => {
+        if (!runner.isTransactionActive) return;
+        await runner.rollbackTransaction();
+        await runner.release();
+      };
+      const busyLock = await lock(busy);
+      const secondLock = await lock(second);
+      try {
+        // While the consumer waits on `busy`, a full batch and a message that will wait on `second` arrive.
+        await publish(point(busy, at(0), { temperature: 4 }), 'busy');
+        await publish({ points: points(first, 0, 2000, () => ({ temperature: 4 })) }, 'full-batch');
+        await publish(point(second, at(0), { temperature: 4 }), 'waiting');
+        await eventually(async () => (await channel.checkQueue(consumer.topology.queue)).messageCount === 0, 'all three delivered');
+        await release(busyLock);
+        await eventually(async () => (await stored(first)) === 2000, 'the full batch');
+        await eventually(() => Promise.resolve(acked('full-batch')), 'the ack of the full batch');
+        expect(acked('busy')).toBe(true);
+        expect(acked('waiting')).toBe(false);
+        expect(await stored(second)).toBe(0);
+        await release(secondLock);
+        await eventually(async () => (await stored(second)) === 1, 'the waiting point');
+        await eventually(() => Promise.resolve(acked('waiting')), 'the ack of the waiting message');
+      } finally {
+        await release(busyLock);
+        await release(secondLock);
+        ack.mockRestore();
+      }
+    });
+
+    it('stores consecutive batches of one device in order: status moves forward, one alarm per excursion', async () => {
+      const id = await device();
+      await setThresholds(db, id, { temperature_max: 8, delay_minutes: 10 });
+      // 50 messages of 100 points = several batches; the excursion (minutes 1900–2199) spans batches.
+      const hot = (minute: number): number => (minute >= 1900 && minute < 2200 ? 9 : 4);
+      for (let m = 0; m < 50; m++) {
+        await publish({ points: points(id, m * 100, 100, (minute) => ({ temperature: hot(minute), battery: 100 - minute / 100 })) }, `seq-${m}`);
+      }
+      await eventually(async () => (await stored(id)) === 5000, 'all points', 400);
+      await eventually(async () => (await channel.checkQueue(consumer.topology.queue)).messageCount === 0, 'an empty queue');
+      const [status] = await db.query('SELECT last_seen_at, battery, battery_at FROM device_lifecycles WHERE device_id = $1', [id]);
+      expect(status).toEqual({ last_seen_at: at(4999), battery: 50.01, battery_at: at(4999) });
+      const alarms = await db.query(`SELECT type, triggered_at FROM alarms WHERE device_id = $1`, [id]);
+      expect(alarms).toEqual([{ type: 'TEMPERATURE', triggered_at: at(1910) }]);
+    });
   });
 });

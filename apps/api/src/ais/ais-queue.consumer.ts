@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { AisIngestService, aisTopology, parseAisMessage, type IngestRejection } from '@app/domain';
-import { IngestQueueConsumer, type ParsedQueueMessage } from '../common/queue/ingest-queue-consumer';
+import { AisIngestService, aisTopology, parseAisMessage } from '@app/domain';
+import { collectingBatch, IngestQueueConsumer, type ParsedQueueMessage, type QueueIngestBatch } from '../common/queue/ingest-queue-consumer';
 import { APP_CONFIG } from '../config/config.module';
 import { ReadinessRegistry } from '@app/observability';
 
@@ -24,7 +24,7 @@ export class AisQueueConsumer extends IngestQueueConsumer {
     return parseAisMessage(content);
   }
 
-  protected ingestItems(items: unknown[]): Promise<{ rejections: IngestRejection[] }> {
-    return this.ingest.ingest(items);
+  protected newBatch(): QueueIngestBatch {
+    return collectingBatch((items) => this.ingest.ingest(items));
   }
 }

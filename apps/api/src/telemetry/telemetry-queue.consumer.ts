@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { ingestTopology, parseIngestMessage, TelemetryIngestService, type IngestRejection } from '@app/domain';
-import { IngestQueueConsumer, type ParsedQueueMessage } from '../common/queue/ingest-queue-consumer';
+import { ingestTopology, parseIngestMessage, TelemetryIngestService } from '@app/domain';
+import { IngestQueueConsumer, type ParsedQueueMessage, type QueueIngestBatch } from '../common/queue/ingest-queue-consumer';
 import { APP_CONFIG } from '../config/config.module';
 import { ReadinessRegistry } from '@app/observability';
 
@@ -21,7 +21,16 @@ export class TelemetryQueueConsumer extends IngestQueueConsumer {
     return parsed.ok ? { ok: true, items: parsed.points } : parsed;
   }
 
-  protected ingestItems(items: unknown[]): Promise<{ rejections: IngestRejection[] }> {
-    return this.ingest.ingest(items);
+  /** Points are validated as their message arrives, while the previous batch is being stored. */
+  protected newBatch(): QueueIngestBatch {
+    const batch = this.ingest.batch();
+    const ingest = this.ingest;
+    return {
+      add: (items) => batch.add(items),
+      get size() {
+        return batch.size;
+      },
+      store: () => ingest.store(batch),
+    };
   }
 }

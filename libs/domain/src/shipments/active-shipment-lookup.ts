@@ -6,6 +6,13 @@ import type { EntityManager } from 'typeorm';
  */
 export interface ActiveShipmentLookup {
   activeShipmentId(manager: EntityManager, accountId: string, deviceId: string): Promise<number | null>;
+  /** The same for many devices in one go (device id → shipment id, for those that have one); optional. */
+  activeShipmentIds?(manager: EntityManager, devices: readonly DeviceOfAccount[]): Promise<Map<string, number>>;
+}
+
+export interface DeviceOfAccount {
+  accountId: string;
+  deviceId: string;
 }
 
 export const NO_ACTIVE_SHIPMENTS: ActiveShipmentLookup = {
@@ -24,4 +31,45 @@ export const ATTACHED_DEVICE_SHIPMENTS: ActiveShipmentLookup = {
     )) as Array<{ shipment_id: number }>;
     return rows[0]?.shipment_id ?? null;
   },
+  async activeShipmentIds(manager, devices) {
+    const rows = (await manager.query(
+      `SELECT sd.device_id, sd.shipment_id
+         FROM shipment_devices sd
+         JOIN unnest($1::uuid[], $2::uuid[]) AS wanted(account_id, device_id) ON sd.device_id = wanted.device_id AND sd.account_id = wanted.account_id
+        WHERE sd.detached_at IS NULL`,
+      [devices.map((d) => d.accountId), devices.map((d) => d.deviceId)],
+    )) as Array<{ device_id: string; shipment_id: number }>;
+    return new Map(rows.map((row) => [row.device_id, row.shipment_id]));
+  },
 };
+
+/**
+ * An ActiveShipmentLookup for one ingestion transaction: when `lookup` can answer for many devices
+ * at once, the first question loads the answers for every device of the batch in one query,
+ * instead of one query per device. `invalidate()` goes back to asking `lookup` per device: called
+ * when something in the transaction may have changed attachments (a geofence crossing can
+ * complete a shipment).
+ */
+export class BatchActiveShipments implements ActiveShipmentLookup {
+  private answers: Promise<Map<string, number>> | null = null;
+  private valid = true;
+  private readonly accounts: Map<string, string>;
+
+  constructor(
+    private readonly lookup: ActiveShipmentLookup,
+    private readonly devices: readonly DeviceOfAccount[],
+  ) {
+    this.accounts = new Map(devices.map((d) => [d.deviceId, d.accountId]));
+  }
+
+  invalidate(): void {
+    this.valid = false;
+  }
+
+  async activeShipmentId(manager: EntityManager, accountId: string, deviceId: string): Promise<number | null> {
+    const batch = this.lookup.activeShipmentIds?.bind(this.lookup);
+    if (!batch || !this.valid || this.accounts.get(deviceId) !== accountId) return this.lookup.activeShipmentId(manager, accountId, deviceId);
+    this.answers ??= batch(manager, this.devices);
+    return (await this.answers).get(deviceId) ?? null;
+  }
+}

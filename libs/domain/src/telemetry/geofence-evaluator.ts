@@ -4,7 +4,7 @@ import { raiseAlarm } from '../alarms/alarm-writer';
 import { detectGeofenceTransitions, type GeoPosition } from './geofence';
 import type { GeofenceContext, GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from './geofence-source';
 import type { IngestLifecycle } from './ingest-lifecycles';
-import type { StoredPoint } from './telemetry-writer';
+import type { TelemetryPoint } from './telemetry-point';
 
 /**
  * Walks the batch's new positions of one lifecycle in time order, starting from the last known
@@ -15,27 +15,28 @@ import type { StoredPoint } from './telemetry-writer';
 export async function evaluateGeofences(
   manager: EntityManager,
   lifecycle: IngestLifecycle,
-  points: readonly StoredPoint[],
+  points: readonly TelemetryPoint[],
   context: GeofenceContext,
   source: GeofenceSource,
   sink: GeofenceCrossingSink,
 ): Promise<AlarmRecord[]> {
   if (!lifecycle.sensors.location) return [];
   const since = lifecycle.location?.at.getTime() ?? Number.NEGATIVE_INFINITY;
-  const isNew = (p: StoredPoint): boolean => p.latitude !== null && p.longitude !== null && p.recordedAt.getTime() > since;
+  const isNew = (p: TelemetryPoint): boolean => p.latitude !== null && p.longitude !== null && p.recordedMs > since;
   if (!points.some(isNew)) return [];
   const geofences = await source.geofencesFor(manager, context);
   if (geofences.length === 0) return [];
   // Sorted only when there is something to walk it against.
-  const track = points.filter(isNew).sort((a, b) => a.recordedAt.getTime() - b.recordedAt.getTime());
+  const track = points.filter(isNew).sort((a, b) => a.recordedMs - b.recordedMs);
 
   const crossings: GeofenceCrossing[] = [];
   let previous: GeoPosition | null = lifecycle.location;
   for (const point of track) {
     const position = { latitude: point.latitude as number, longitude: point.longitude as number };
     const transitions = detectGeofenceTransitions(previous, position, geofences);
-    for (const geofence of transitions.entered) crossings.push({ context, geofence, direction: 'entered', position, recordedAt: point.recordedAt });
-    for (const geofence of transitions.exited) crossings.push({ context, geofence, direction: 'exited', position, recordedAt: point.recordedAt });
+    const recordedAt = new Date(point.recordedMs);
+    for (const geofence of transitions.entered) crossings.push({ context, geofence, direction: 'entered', position, recordedAt });
+    for (const geofence of transitions.exited) crossings.push({ context, geofence, direction: 'exited', position, recordedAt });
     previous = position;
   }
 

@@ -74,9 +74,10 @@ export function byDevice(lifecycles: readonly IngestLifecycle[]): Map<string, In
 }
 
 /** The lifecycle in which a point was recorded: started_at <= recorded_at < ended_at. */
-export function lifecycleAt(lifecyclesOfDevice: readonly IngestLifecycle[] | undefined, at: Date): IngestLifecycle | null {
-  const time = at.getTime();
-  return (
-    lifecyclesOfDevice?.find((l) => l.startedAt.getTime() <= time && (l.endedAt === null || time < l.endedAt.getTime())) ?? null
-  );
+export function lifecycleAt(lifecyclesOfDevice: readonly IngestLifecycle[] | undefined, atMs: number): IngestLifecycle | null {
+  if (!lifecyclesOfDevice) return null;
+  for (const l of lifecyclesOfDevice) {
+    if (l.startedAt.getTime() <= atMs && (l.endedAt === null || atMs < l.endedAt.getTime())) return l;
+  }
+  return null;
 }

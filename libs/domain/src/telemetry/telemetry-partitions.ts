@@ -17,10 +17,23 @@ export class TelemetryPartitions {
   constructor(private readonly db: DataSource | EntityManager) {}
 
   async ensure(instants: Iterable<Date>): Promise<void> {
+    const ms: number[] = [];
+    for (const at of instants) ms.push(at.getTime());
+    await this.ensureMs(ms);
+  }
+
+  /** `ensure` for epoch milliseconds: no Date per instant while they fall in a known month. */
+  async ensureMs(instants: readonly number[]): Promise<void> {
     const missing = new Set<number>();
+    let knownFrom = 0;
+    let knownTo = 0;
     for (const at of instants) {
-      const month = monthStart(at).getTime();
-      if (!this.known.has(month)) missing.add(month);
+      if (at >= knownFrom && at < knownTo) continue;
+      const month = monthStart(new Date(at));
+      const start = month.getTime();
+      if (!this.known.has(start)) missing.add(start);
+      knownFrom = start;
+      knownTo = Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1);
     }
     for (const month of [...missing].sort((a, b) => a - b)) {
       await this.db.query('SELECT telemetry_ensure_partition($1)', [new Date(month)]);

@@ -2,88 +2,110 @@ import type { EntityManager } from 'typeorm';
 import { pgArray } from './pg-array';
 import type { TelemetryPoint } from './telemetry-point';
 
-export interface StoredPoint extends TelemetryPoint {
-  lifecycleId: string;
+/** The array literals of the INSERT's ten columns, built in one pass over the rows. */
+function insertColumns(rows: readonly TelemetryPoint[], lifecycleIds: readonly string[]): string[] {
+  const item = (value: number | null): string => (value === null ? 'NULL' : String(value));
+  let devices = '{';
+  let lifecycles = '{';
+  let recorded = '{';
+  let latitude = '{';
+  let longitude = '{';
+  let temperature = '{';
+  let humidity = '{';
+  let light = '{';
+  let shock = '{';
+  let battery = '{';
+  for (let i = 0; i < rows.length; i++) {
+    const p = rows[i];
+    const sep = i === 0 ? '' : ',';
+    devices += sep + p.deviceId;
+    lifecycles += sep + lifecycleIds[i];
+    recorded += sep + String(p.recordedMs);
+    latitude += sep + item(p.latitude);
+    longitude += sep + item(p.longitude);
+    temperature += sep + item(p.temperature);
+    humidity += sep + item(p.humidity);
+    light += sep + item(p.light);
+    shock += sep + item(p.shock);
+    battery += sep + item(p.battery);
+  }
+  return [devices, lifecycles, recorded, latitude, longitude, temperature, humidity, light, shock, battery].map((literal) => `${literal}}`);
 }
 
-const key = (deviceId: string, atMs: number): string => `${deviceId}|${atMs}`;
+/**
+ * recorded_at travels as epoch milliseconds (exact in float8): no ISO formatting or timestamp
+ * parsing per row. Nothing comes back per row: when fewer rows were inserted than sent (duplicates
+ * of stored points, or repeated within the batch, where the first one wins), the positions of the
+ * inserted rows come back as one array, computed only then.
+ */
+const INSERT_POINTS = `
+  WITH inserted AS (
+    INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, latitude, longitude, temperature, humidity, light, shock, battery)
+    SELECT u.device_id, u.lifecycle_id, 'epoch'::timestamptz + u.recorded_ms * interval '1 millisecond',
+           u.latitude, u.longitude, u.temperature, u.humidity, u.light, u.shock, u.battery
+      FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[])
+           AS u(device_id, lifecycle_id, recorded_ms, latitude, longitude, temperature, humidity, light, shock, battery)
+    ON CONFLICT (device_id, recorded_at) DO NOTHING
+    RETURNING device_id, recorded_at)
+  SELECT CASE WHEN (SELECT count(*) FROM inserted) = $11::int THEN NULL
+         ELSE (SELECT coalesce(array_agg(f.position ORDER BY f.position), '{}')
+                 FROM (SELECT min(k.position)::int AS position
+                         FROM unnest($1::uuid[], $3::float8[]) WITH ORDINALITY AS k(device_id, recorded_ms, position)
+                         JOIN inserted i ON i.device_id = k.device_id AND i.recorded_at = 'epoch'::timestamptz + k.recorded_ms * interval '1 millisecond'
+                        GROUP BY k.device_id, k.recorded_ms) f)
+         END AS inserted_positions`;
 
 /**
  * One multi-row INSERT for the whole batch (arrays unnested server-side), idempotent per
- * (device, recorded_at). Returns the points actually inserted; the others were duplicates.
+ * (device, recorded_at); `lifecycleIds[i]` is the lifecycle of `rows[i]`. Returns null when every
+ * row was inserted, otherwise the positions (0-based) of the rows that were; the others were duplicates.
  */
-export async function insertPoints(manager: EntityManager, points: readonly StoredPoint[]): Promise<StoredPoint[]> {
-  if (points.length === 0) return [];
-  const ordered = [...points].sort((a, b) => (a.deviceId === b.deviceId ? a.recordedAt.getTime() - b.recordedAt.getTime() : a.deviceId < b.deviceId ? -1 : 1));
-  const column = (pick: (p: StoredPoint) => string | number | null): string => pgArray(ordered.map(pick));
-  // recorded_at travels both ways as epoch milliseconds (exact in float8): no ISO formatting or
-  // timestamp parsing per row.
-  const inserted = (await manager.query(
-    `INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, latitude, longitude, temperature, humidity, light, shock, battery)
-     SELECT u.device_id, u.lifecycle_id, 'epoch'::timestamptz + u.recorded_ms * interval '1 millisecond',
-            u.latitude, u.longitude, u.temperature, u.humidity, u.light, u.shock, u.battery
-       FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[])
-            AS u(device_id, lifecycle_id, recorded_ms, latitude, longitude, temperature, humidity, light, shock, battery)
-     ON CONFLICT (device_id, recorded_at) DO NOTHING
-     RETURNING device_id, round(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`,
-    [
-      column((p) => p.deviceId),
-      column((p) => p.lifecycleId),
-      column((p) => p.recordedAt.getTime()),
-      column((p) => p.latitude),
-      column((p) => p.longitude),
-      column((p) => p.temperature),
-      column((p) => p.humidity),
-      column((p) => p.light),
-      column((p) => p.shock),
-      column((p) => p.battery),
-    ],
-  )) as Array<{ device_id: string; recorded_ms: number }>;
-  // Each input row inserts at most once: as many rows back as sent means all of them.
-  if (inserted.length === ordered.length) return ordered;
-  const insertedKeys = new Set(inserted.map((row) => key(row.device_id, row.recorded_ms)));
-  return ordered.filter((p) => insertedKeys.has(key(p.deviceId, p.recordedAt.getTime())));
+export async function insertPoints(manager: EntityManager, rows: readonly TelemetryPoint[], lifecycleIds: readonly string[]): Promise<ReadonlySet<number> | null> {
+  if (rows.length === 0) return null;
+  const result = (await manager.query(INSERT_POINTS, [...insertColumns(rows, lifecycleIds), rows.length])) as Array<{ inserted_positions: number[] | null }>;
+  const positions = result[0].inserted_positions;
+  return positions === null ? null : new Set(positions.map((position) => position - 1));
 }
 
+/** The newest instant, battery reading and location among a lifecycle's new points. */
 interface StatusChange {
   lifecycleId: string;
-  seenAt: Date;
-  battery: { value: number; at: Date } | null;
-  location: { latitude: number; longitude: number; at: Date } | null;
+  seenMs: number;
+  battery: number | null;
+  batteryMs: number;
+  latitude: number | null;
+  longitude: number | null;
+  locationMs: number;
 }
 
-/** The latest of each kind per lifecycle; instants compared as numbers (a Date comparison converts both sides). */
-function latestPerLifecycle(points: readonly StoredPoint[]): StatusChange[] {
-  const changes = new Map<string, StatusChange & { seenMs: number; batteryMs: number; locationMs: number }>();
+function latestOf(lifecycleId: string, points: readonly TelemetryPoint[]): StatusChange {
+  const change: StatusChange = { lifecycleId, seenMs: -Infinity, battery: null, batteryMs: -Infinity, latitude: null, longitude: null, locationMs: -Infinity };
   for (const p of points) {
-    const at = p.recordedAt.getTime();
-    let change = changes.get(p.lifecycleId);
-    if (!change) {
-      change = { lifecycleId: p.lifecycleId, seenAt: p.recordedAt, battery: null, location: null, seenMs: at, batteryMs: -Infinity, locationMs: -Infinity };
-      changes.set(p.lifecycleId, change);
-    }
-    if (at > change.seenMs) {
-      change.seenAt = p.recordedAt;
-      change.seenMs = at;
-    }
+    const at = p.recordedMs;
+    if (at > change.seenMs) change.seenMs = at;
     if (p.battery !== null && at > change.batteryMs) {
-      change.battery = { value: p.battery, at: p.recordedAt };
+      change.battery = p.battery;
       change.batteryMs = at;
     }
     if (p.latitude !== null && p.longitude !== null && at > change.locationMs) {
-      change.location = { latitude: p.latitude, longitude: p.longitude, at: p.recordedAt };
+      change.latitude = p.latitude;
+      change.longitude = p.longitude;
       change.locationMs = at;
     }
   }
-  return [...changes.values()].map(({ lifecycleId, seenAt, battery, location }) => ({ lifecycleId, seenAt, battery, location }));
+  return change;
 }
+
+const isoOrNull = (ms: number): string | null => (ms === -Infinity ? null : new Date(ms).toISOString());
 
 /**
  * Moves each lifecycle's status forward only: a late point never replaces a newer battery
- * reading or location, nor moves last_seen_at back. One statement for the whole batch.
+ * reading or location, nor moves last_seen_at back. One statement for the whole batch;
+ * `pointsByLifecycle` holds the points inserted by the batch.
  */
-export async function advanceStatus(manager: EntityManager, points: readonly StoredPoint[]): Promise<void> {
-  const changes = latestPerLifecycle(points);
+export async function advanceStatus(manager: EntityManager, pointsByLifecycle: ReadonlyMap<string, readonly TelemetryPoint[]>): Promise<void> {
+  const changes: StatusChange[] = [];
+  for (const [lifecycleId, points] of pointsByLifecycle) if (points.length > 0) changes.push(latestOf(lifecycleId, points));
   if (changes.length === 0) return;
   await manager.query(
     `UPDATE device_lifecycles l SET
@@ -98,12 +120,12 @@ export async function advanceStatus(manager: EntityManager, points: readonly Sto
       WHERE l.id = u.id`,
     [
       pgArray(changes.map((c) => c.lifecycleId)),
-      pgArray(changes.map((c) => c.seenAt.toISOString())),
-      pgArray(changes.map((c) => c.battery?.value ?? null)),
-      pgArray(changes.map((c) => c.battery?.at.toISOString() ?? null)),
-      pgArray(changes.map((c) => c.location?.latitude ?? null)),
-      pgArray(changes.map((c) => c.location?.longitude ?? null)),
-      pgArray(changes.map((c) => c.location?.at.toISOString() ?? null)),
+      pgArray(changes.map((c) => isoOrNull(c.seenMs))),
+      pgArray(changes.map((c) => c.battery)),
+      pgArray(changes.map((c) => isoOrNull(c.batteryMs))),
+      pgArray(changes.map((c) => c.latitude)),
+      pgArray(changes.map((c) => c.longitude)),
+      pgArray(changes.map((c) => isoOrNull(c.locationMs))),
     ],
   );
 }

@@ -4,7 +4,7 @@ import { raiseAlarm } from '../alarms/alarm-writer';
 import type { ActiveShipmentLookup } from '../shipments/active-shipment-lookup';
 import type { Thresholds } from '../devices/device-settings';
 import type { IngestLifecycle } from './ingest-lifecycles';
-import type { StoredPoint } from './telemetry-writer';
+import type { TelemetryPoint } from './telemetry-point';
 import {
   alarmMessage,
   delayMsOf,
@@ -69,7 +69,7 @@ export interface ThresholdEvaluation {
   lifecycle: IngestLifecycle;
   thresholds: Thresholds;
   /** Points of this lifecycle inserted by the current batch. */
-  points: readonly StoredPoint[];
+  points: readonly TelemetryPoint[];
   /** Alarm types the lifecycle has unresolved already. */
   openTypes: ReadonlySet<string>;
 }
@@ -89,7 +89,7 @@ export async function evaluateThresholds(manager: EntityManager, evaluation: Thr
     const fresh = points.filter((p) => p[rule.measurement] !== null);
     if (!fresh.some((p) => violates(p[rule.measurement] as number, limits))) continue;
     const delayMs = delayMsOf(rule, thresholds);
-    const times = fresh.map((p) => p.recordedAt.getTime());
+    const times = fresh.map((p) => p.recordedMs);
     const from = new Date(Math.min(...times) - delayMs);
     const to = new Date(Math.max(...times) + delayMs);
     const freshTimes = new Set(times);

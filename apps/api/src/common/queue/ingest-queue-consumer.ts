@@ -4,8 +4,10 @@ import type { AppConfig } from '@app/config';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER, type IngestRejection, type IngestTopology } from '@app/domain';
 import type { ReadinessRegistry } from '@app/observability';
 
-/** Messages handed to a consumer before it acknowledges; also the largest micro-batch. */
+/** Messages handed to a consumer before it acknowledges: what arrives while a batch is stored. */
 export const INGEST_PREFETCH = 64;
+/** Items per stored batch: messages are added to a batch until the next one would pass this. */
+export const INGEST_BATCH_ITEMS = 2000;
 const RETRY_DELAY_MS = 1000;
 const MAX_LISTED_REJECTIONS = 100;
 
@@ -21,6 +23,47 @@ interface Delivery {
 
 export type ParsedQueueMessage = { ok: true; items: unknown[] } | { ok: false; reason: string };
 
+/**
+ * The items of several messages, stored together. `add` may validate right away (CPU only), so
+ * that the next batch is prepared while the previous one is being stored.
+ */
+export interface QueueIngestBatch {
+  /** Appends items; returns the batch index of the first. Refusals are reported by batch index. */
+  add(items: readonly unknown[]): number;
+  /** Items added so far. */
+  readonly size: number;
+  store(): Promise<{ rejections: IngestRejection[] }>;
+}
+
+/** A batch that only collects items and hands them to `ingest` at once. */
+export function collectingBatch(ingest: (items: unknown[]) => Promise<{ rejections: IngestRejection[] }>): QueueIngestBatch {
+  const items: unknown[] = [];
+  return {
+    add(added) {
+      const start = items.length;
+      for (const item of added) items.push(item);
+      return start;
+    },
+    get size() {
+      return items.length;
+    },
+    store: () => ingest(items),
+  };
+}
+
+/** One message in a batch: its items are [start, start + count) of the batch, or it is unreadable. */
+interface Plan {
+  delivery: Delivery;
+  reason: string | null;
+  start: number;
+  count: number;
+}
+
+interface Unit {
+  batch: QueueIngestBatch;
+  plans: Plan[];
+}
+
 export interface QueueConsumerSettings {
   topology: IngestTopology;
   /** Logger context, e.g. TelemetryQueueConsumer. */
@@ -33,11 +76,14 @@ export interface QueueConsumerSettings {
 
 /**
  * The queue adapter of an ingestion service (telemetry points, AIS positions): a durable queue
- * consumed with manual acks and bounded prefetch. Deliveries waiting together are ingested as one
- * batch. A message that cannot be read, or holds items the service refuses, is republished (with
- * publisher confirms) to the dead-letter queue with the reason in its headers before it is
- * acknowledged; the accepted items of a partly refused batch are kept (re-ingesting them later is
- * idempotent). When the database fails, the messages go back to the queue after a pause.
+ * consumed with manual acks and bounded prefetch. Messages are parsed and added to a batch as
+ * they arrive, and batches are stored one at a time, in arrival order: while one is stored, the
+ * next is prepared. Each message is acknowledged as soon as its batch is stored, so the broker
+ * refills the prefetch window while the next batch is stored. A message that cannot be read, or
+ * holds items the service refuses, is republished (with publisher confirms) to the dead-letter
+ * queue with the reason in its headers before it is acknowledged; the accepted items of a partly
+ * refused batch are kept (re-ingesting them later is idempotent). When the database fails, the
+ * messages go back to the queue after a pause, with every message received after them.
  */
 export abstract class IngestQueueConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly topology: IngestTopology;
@@ -45,8 +91,10 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   private connection: RecoveringChannelModel | null = null;
   private connected = false;
   private readinessRegistered = false;
-  private pending: Delivery[] = [];
-  private draining: Promise<void> | null = null;
+  /** Full batches waiting, oldest first, then the one messages are added to. */
+  private ready: Unit[] = [];
+  private building: Unit | null = null;
+  private storing: Promise<void> | null = null;
 
   protected constructor(
     private readonly config: AppConfig,
@@ -60,8 +108,8 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   /** Splits a message into the items it carries (validated later, one by one). */
   protected abstract parse(content: Buffer): ParsedQueueMessage;
 
-  /** Ingests items; refusals are reported by their index in `items`. */
-  protected abstract ingestItems(items: unknown[]): Promise<{ rejections: IngestRejection[] }>;
+  /** A new, empty batch of the ingestion service. */
+  protected abstract newBatch(): QueueIngestBatch;
 
   onApplicationBootstrap(): void {
     if (!this.config.ingestConsumer) return;
@@ -92,11 +140,14 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
     await connection.waitForConnect();
   }
 
+  /** Finishes the batch being stored; the messages not yet stored go back to the queue with the connection. */
   async stop(): Promise<void> {
     const connection = this.connection;
     this.connection = null;
     this.connected = false;
-    await this.draining;
+    this.ready = [];
+    this.building = null;
+    await this.storing;
     await connection?.close();
   }
 
@@ -123,49 +174,63 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   }
 
   private receive(delivery: Delivery): void {
-    this.pending.push(delivery);
+    const parsed = this.parse(delivery.message.content);
+    const count = parsed.ok ? parsed.items.length : 0;
+    let unit = this.building;
+    if (unit && unit.batch.size > 0 && unit.batch.size + count > INGEST_BATCH_ITEMS) {
+      this.ready.push(unit);
+      unit = null;
+    }
+    if (!unit) unit = this.building = { batch: this.newBatch(), plans: [] };
+    if (parsed.ok) unit.plans.push({ delivery, reason: null, start: unit.batch.add(parsed.items), count });
+    else unit.plans.push({ delivery, reason: parsed.reason, start: 0, count: 0 });
     this.schedule();
   }
 
+  /** Starts storing the oldest waiting batch unless one is being stored. */
   private schedule(): void {
-    if (this.draining) return;
-    this.draining = this.drain().finally(() => {
-      this.draining = null;
-      if (this.pending.length > 0) this.schedule();
+    if (this.storing) return;
+    const unit = this.ready.shift() ?? this.building;
+    if (!unit) return;
+    if (unit === this.building) this.building = null;
+    this.storing = this.store(unit).finally(() => {
+      this.storing = null;
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending.splice(0, this.pending.length);
-      try {
-        await this.process(group);
-      } catch (error) {
-        this.logger.error(`ingestion failed, messages requeued: ${error instanceof Error ? error.message : String(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-        for (const delivery of group) this.settle(delivery, (ch, m) => ch.nack(m, false, true));
-      }
+  private async store(unit: Unit): Promise<void> {
+    let rejections: IngestRejection[];
+    try {
+      rejections = (await unit.batch.store()).rejections;
+    } catch (error) {
+      this.logger.error(`ingestion failed, messages requeued: ${error instanceof Error ? error.message : String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+      // Everything received after this batch goes back too, so that redelivery keeps the order.
+      const requeued = [unit, ...this.ready, ...(this.building ? [this.building] : [])];
+      this.ready = [];
+      this.building = null;
+      for (const { plans } of requeued) for (const plan of plans) this.settle(plan.delivery, (ch, m) => ch.nack(m, false, true));
+      return;
     }
+    await this.settleStored(unit.plans, rejections);
   }
 
-  private async process(group: Delivery[]): Promise<void> {
-    const items: unknown[] = [];
-    const plans = group.map((delivery) => {
-      const parsed = this.parse(delivery.message.content);
-      if (!parsed.ok) return { delivery, reason: parsed.reason, start: 0, count: 0 };
-      const start = items.length;
-      items.push(...parsed.items);
-      return { delivery, reason: null, start, count: parsed.items.length };
-    });
-    const result = await this.ingestItems(items);
+  /** Acknowledges each message of a stored batch, or dead-letters it with its refusals. */
+  private async settleStored(plans: Plan[], unsorted: IngestRejection[]): Promise<void> {
+    const rejections = [...unsorted].sort((a, b) => a.index - b.index);
+    let next = 0; // plans are in batch order too
     for (const plan of plans) {
       if (plan.reason !== null) {
         await this.deadLetter(plan.delivery, plan.reason, []);
         continue;
       }
-      const refused: IngestRejection[] = result.rejections
-        .filter((r) => r.index >= plan.start && r.index < plan.start + plan.count)
-        .map((r) => ({ index: r.index - plan.start, reason: r.reason }));
+      const end = plan.start + plan.count;
+      while (next < rejections.length && rejections[next].index < plan.start) next++;
+      const refused: IngestRejection[] = [];
+      for (; next < rejections.length && rejections[next].index < end; next++) {
+        refused.push({ index: rejections[next].index - plan.start, reason: rejections[next].reason });
+      }
       if (refused.length === 0) this.settle(plan.delivery, (ch, m) => ch.ack(m));
       else await this.deadLetter(plan.delivery, `${refused.length} of ${plan.count} ${this.settings.itemNoun}(s) refused; first: ${refused[0].reason}`, refused);
     }
