@@ -8,6 +8,14 @@ describe('loadConfig', () => {
     expect(config.tokenLifetimeSeconds).toBeLessThanOrEqual(3600);
   });
 
+  it('switches the ingest consumers and the outbox relay off with the same words', () => {
+    expect(loadConfig({})).toMatchObject({ ingestConsumer: true, outboxRelayEnabled: true });
+    for (const off of ['off', 'false', '0', 'no', 'OFF', ' No ']) {
+      expect(loadConfig({ INGEST_CONSUMER: off, OUTBOX_RELAY: off })).toMatchObject({ ingestConsumer: false, outboxRelayEnabled: false });
+    }
+    expect(loadConfig({ INGEST_CONSUMER: 'on', OUTBOX_RELAY: 'true' })).toMatchObject({ ingestConsumer: true, outboxRelayEnabled: true });
+  });
+
   it('refuses to start in production without real secrets, naming them', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL, JWT_SIGNING_KEYS, SECRETS_KEY, PUBLIC_BASE_URL/);
   });

@@ -74,6 +74,11 @@ function boolean(env: Env, name: string): boolean {
   return raw === '1' || raw === 'true' || raw === 'yes';
 }
 
+/** A feature that runs unless switched off: `off`, `false`, `0` or `no` (any case). */
+function switchedOn(raw: string | undefined): boolean {
+  return !['off', 'false', '0', 'no'].includes((raw ?? '').trim().toLowerCase());
+}
+
 function parseSigningKeys(raw: string): SigningKey[] {
   return raw.split(',').map((entry, index) => {
     const separator = entry.indexOf(':');
@@ -129,7 +134,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     secretsKey,
     cursorKey: createHash('sha256').update(`cursor:${jwtSigningKeys[0].secret}`).digest(),
     telemetryMaxRangeDays: integer(env, 'TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
-    ingestConsumer: (env.INGEST_CONSUMER ?? '').toLowerCase() !== 'off',
+    ingestConsumer: switchedOn(env.INGEST_CONSUMER),
     webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000),
@@ -137,7 +142,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
     webhookPrefetch: integer(env, 'WEBHOOK_PREFETCH', 50, 1, 10_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
-    outboxRelayEnabled: !['off', 'false', '0', 'no'].includes((env.OUTBOX_RELAY ?? '').toLowerCase()),
+    outboxRelayEnabled: switchedOn(env.OUTBOX_RELAY),
     outboxPollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 10, 60_000),
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
