@@ -1,7 +1,8 @@
 import { newId, PgListener } from '@app/database';
 import { decryptSecret, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
-import type { ClaimedDelivery, AttemptPlan, DeliveryStore } from './delivery-store';
+import type { AttemptRecorder } from './attempt-recorder';
+import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -14,6 +15,8 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Attempts in flight per endpoint in this process. */
   perEndpoint: number;
+  /** Successes waiting to be recorded, beyond which no more deliveries are claimed. */
+  maxUnrecorded?: number;
   pollIntervalMs: number;
   logger: AppLogger;
   onAttempt?(result: AttemptResult, plan: AttemptPlan): void;
@@ -29,6 +32,12 @@ const LEASE_MARGIN_MS = 60_000;
  * endpoint), attempts each, records the outcome, and schedules the retry in PostgreSQL. Woken by
  * NOTIFY on new deliveries, by its own retry timers and by a poll; everything it needs to resume
  * lives in the database, so a restart loses nothing.
+ *
+ * A slot (global and per endpoint) is an HTTP request in flight: it frees when the response is in,
+ * while the outcome is recorded in the recorder's next batch. Until then the claim's lease keeps
+ * the delivery from being claimed again, and a crash before the record only means the lease runs
+ * out and the delivery is sent once more (at least once), never lost. Unrecorded successes are
+ * bounded (`maxUnrecorded`): past it the worker claims nothing until the database catches up.
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
@@ -43,6 +52,7 @@ export class DeliveryWorker {
 
   constructor(
     private readonly store: DeliveryStore,
+    private readonly recorder: AttemptRecorder,
     private readonly sender: WebhookSender,
     private readonly options: DeliveryWorkerOptions,
   ) {
@@ -53,6 +63,7 @@ export class DeliveryWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.listener.start();
+    this.recorder.start();
     this.pollTimer = setInterval(() => this.trigger(), this.options.pollIntervalMs);
     this.pollTimer.unref();
     this.trigger();
@@ -67,6 +78,7 @@ export class DeliveryWorker {
     await this.listener.stop();
     await this.pumping;
     await Promise.all([...this.active]);
+    await this.recorder.stop();
   }
 
   trigger(): void {
@@ -84,7 +96,7 @@ export class DeliveryWorker {
     do {
       this.pumpAgain = false;
       try {
-        while (!this.stopped && this.inFlight < this.options.concurrency) {
+        while (!this.stopped && this.inFlight < this.options.concurrency && this.recorder.backlog < this.maxUnrecorded) {
           const free = this.options.concurrency - this.inFlight;
           const claimed = await this.store.claimDue(free, this.options.perEndpoint, this.busy, this.options.timeoutMs + LEASE_MARGIN_MS);
           for (const delivery of claimed) this.launch(delivery);
@@ -97,26 +109,39 @@ export class DeliveryWorker {
     } while (this.pumpAgain && !this.stopped);
   }
 
+  private get maxUnrecorded(): number {
+    return this.options.maxUnrecorded ?? this.options.concurrency * 2;
+  }
+
   private launch(delivery: ClaimedDelivery): void {
     this.inFlight += 1;
     this.busy.set(delivery.endpoint_id, (this.busy.get(delivery.endpoint_id) ?? 0) + 1);
     this.options.onInFlight?.(this.inFlight);
-    const task = this.attempt(delivery)
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.inFlight -= 1;
+      const left = (this.busy.get(delivery.endpoint_id) ?? 1) - 1;
+      if (left > 0) this.busy.set(delivery.endpoint_id, left);
+      else this.busy.delete(delivery.endpoint_id);
+      this.options.onInFlight?.(this.inFlight);
+      this.trigger();
+    };
+    const task = this.attempt(delivery, release)
       .catch((error: unknown) => this.options.logger.error({ error: message(error), delivery: delivery.id }, 'delivery attempt failed unexpectedly'))
       .finally(() => {
-        this.inFlight -= 1;
-        const left = (this.busy.get(delivery.endpoint_id) ?? 1) - 1;
-        if (left > 0) this.busy.set(delivery.endpoint_id, left);
-        else this.busy.delete(delivery.endpoint_id);
-        this.options.onInFlight?.(this.inFlight);
+        release();
         this.active.delete(task);
         this.trigger();
       });
     this.active.add(task);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** `release` frees the attempt's slot once the response is in; the task ends once it is recorded. */
+  private async attempt(delivery: ClaimedDelivery, release: () => void): Promise<void> {
     const result = await this.send(delivery);
+    release();
     const plan = this.plan(delivery, result);
     const recorded = await this.record(delivery, result, plan);
     this.options.onAttempt?.(result, plan);
@@ -152,10 +177,19 @@ export class DeliveryWorker {
    * A few quick tries; if the database stays away the attempt goes unrecorded and the lease
    * makes the delivery due again later (one extra attempt, never a lost delivery).
    */
-  private async record(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan) {
+  private async record(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt | null> {
+    if (plan.outcome === 'succeeded') {
+      try {
+        await this.recorder.recordSuccess(delivery, result);
+        return { applied: true, disabledEndpoint: false };
+      } catch (error) {
+        this.options.logger.error({ error: message(error), delivery: delivery.id }, 'could not record a delivery attempt; the lease will retry it');
+        return null;
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.store.recordAttempt(delivery, result, plan);
+        return await this.recorder.recordFailure(delivery, result, plan);
       } catch (error) {
         if (attempt >= 3) {
           this.options.logger.error({ error: message(error), delivery: delivery.id }, 'could not record a delivery attempt; the lease will retry it');
