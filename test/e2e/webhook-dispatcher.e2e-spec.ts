@@ -509,6 +509,40 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect(received.filter((r) => r.headers['x-service-event-id'] === second.id)).toHaveLength(1);
   });
 
+  it('claims ahead of its slots, sends within the per-endpoint bound, and hands unsent claims back (due now) when stopped', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    receiver.script('/ahead', [], {
+      status: 200,
+      before: async () => {
+        peak = Math.max(peak, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        inFlight--;
+      },
+    });
+    const hook = await endpoint('/ahead');
+    const events = [];
+    for (let n = 0; n < 6; n++) events.push(await publish(hook.account_id));
+    // PER_ENDPOINT in flight and as many held: four leased, two sent.
+    await waitFor('the first attempts to reach the receiver', () => receiver.received('/ahead').length >= PER_ENDPOINT);
+    const leasedAhead = async (): Promise<number> =>
+      (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at > now() + interval '10 seconds'`, [hook.id]))[0].n;
+    await waitFor('the claim ahead', async () => (await leasedAhead()) === 2 * PER_ENDPOINT || undefined);
+    await dispatcher.close();
+    expect(receiver.received('/ahead')).toHaveLength(PER_ENDPOINT);
+    expect(peak).toBe(PER_ENDPOINT);
+    const rows = await deliveries(hook.id);
+    expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(PER_ENDPOINT);
+    const handedBack = rows.filter((d) => d.status === 'pending');
+    expect(handedBack).toHaveLength(events.length - PER_ENDPOINT);
+    expect(handedBack.every((d) => d.attempts === 0 && d.next_attempt_at!.getTime() <= Date.now())).toBe(true);
+
+    dispatcher = await startDispatcher();
+    for (const event of events) expect((await settled(hook.id, event.id)).status).toBe('succeeded');
+    expect(peak).toBe(PER_ENDPOINT);
+    expect(receiver.received('/ahead')).toHaveLength(events.length);
+  });
+
   it('reconnects to RabbitMQ after losing its connection and keeps consuming', async () => {
     const consumer = dispatcher.get(EventConsumer);
     await consumer.waitUntilConnected();

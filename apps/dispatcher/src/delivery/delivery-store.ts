@@ -141,6 +141,18 @@ export class DeliveryStore {
     );
   }
 
+  /** Makes claimed deliveries that were never attempted due again now, ending their lease early. */
+  async releaseClaims(deliveries: ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await poolQuery(
+      this.dataSource,
+      `UPDATE webhook_deliveries d SET next_attempt_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
+        WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.attempts)],
+    );
+  }
+
   /**
    * Logs successful attempts, any number in one statement: each delivery closes as succeeded (if
    * it is still this worker's attempt), its endpoint's consecutive failure count resets, and the

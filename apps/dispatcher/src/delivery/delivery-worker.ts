@@ -38,9 +38,19 @@ const LEASE_MARGIN_MS = 60_000;
  * the delivery from being claimed again, and a crash before the record only means the lease runs
  * out and the delivery is sent once more (at least once), never lost. Unrecorded successes are
  * bounded (`maxUnrecorded`): past it the worker claims nothing until the database catches up.
+ *
+ * Claims run ahead of the slots: up to `perEndpoint` more deliveries per endpoint (and
+ * `concurrency` more in all) are held, leased like the ones in flight, so a freed slot is refilled
+ * at once and a claim round trip serves many slots. On stop the held ones are handed back (due
+ * now), so another instance need not wait for their lease.
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
+  /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
+  private readonly held = new Map<string, ClaimedDelivery[]>();
+  private heldCount = 0;
+  /** The last pump stopped claiming because too many successes await their record. */
+  private waitingForRecorder = false;
   private readonly active = new Set<Promise<void>>();
   private readonly listener: PgListener;
   private inFlight = 0;
@@ -77,6 +87,7 @@ export class DeliveryWorker {
     this.wakeTimers.clear();
     await this.listener.stop();
     await this.pumping;
+    await this.releaseHeld();
     await Promise.all([...this.active]);
     await this.recorder.stop();
   }
@@ -93,20 +104,67 @@ export class DeliveryWorker {
   }
 
   private async pump(): Promise<void> {
+    const { concurrency, perEndpoint } = this.options;
     do {
       this.pumpAgain = false;
       try {
-        while (!this.stopped && this.inFlight < this.options.concurrency && this.recorder.backlog < this.maxUnrecorded) {
-          const free = this.options.concurrency - this.inFlight;
-          const claimed = await this.store.claimDue(free, this.options.perEndpoint, this.busy, this.options.timeoutMs + LEASE_MARGIN_MS);
-          for (const delivery of claimed) this.launch(delivery);
-          if (claimed.length < free) break;
+        for (;;) {
+          this.waitingForRecorder = this.recorder.backlog >= this.maxUnrecorded;
+          if (this.stopped || this.waitingForRecorder) break;
+          const room = 2 * concurrency - this.inFlight - this.heldCount;
+          if (room <= 0) break;
+          const claimed = await this.store.claimDue(room, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS);
+          for (const delivery of claimed) this.hold(delivery);
+          this.launchHeld();
+          if (claimed.length < room) break;
         }
       } catch (error) {
         this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');
         return;
       }
     } while (this.pumpAgain && !this.stopped);
+  }
+
+  /** In flight or held, per endpoint: what the next claim must count against each endpoint's share. */
+  private claimedPerEndpoint(): Map<string, number> {
+    if (this.heldCount === 0) return this.busy;
+    const claimed = new Map(this.busy);
+    for (const [endpointId, queue] of this.held) claimed.set(endpointId, (claimed.get(endpointId) ?? 0) + queue.length);
+    return claimed;
+  }
+
+  private hold(delivery: ClaimedDelivery): void {
+    const queue = this.held.get(delivery.endpoint_id);
+    if (queue) queue.push(delivery);
+    else this.held.set(delivery.endpoint_id, [delivery]);
+    this.heldCount += 1;
+  }
+
+  /** Sends held deliveries while there are free slots, globally and for their endpoint. */
+  private launchHeld(): void {
+    if (this.stopped || this.heldCount === 0) return;
+    const { concurrency, perEndpoint } = this.options;
+    for (const [endpointId, queue] of this.held) {
+      if (this.inFlight >= concurrency) return;
+      while (queue.length > 0 && this.inFlight < concurrency && (this.busy.get(endpointId) ?? 0) < perEndpoint) {
+        this.heldCount -= 1;
+        this.launch(queue.shift() as ClaimedDelivery);
+      }
+      if (queue.length === 0) this.held.delete(endpointId);
+    }
+  }
+
+  /** Hands held deliveries back, due now; if that fails their lease runs out instead. */
+  private async releaseHeld(): Promise<void> {
+    const deliveries = [...this.held.values()].flat();
+    this.held.clear();
+    this.heldCount = 0;
+    if (deliveries.length === 0) return;
+    try {
+      await this.store.releaseClaims(deliveries);
+    } catch (error) {
+      this.options.logger.warn({ error: message(error), deliveries: deliveries.length }, 'could not hand back claimed deliveries; they are due again when their lease runs out');
+    }
   }
 
   private get maxUnrecorded(): number {
@@ -126,14 +184,16 @@ export class DeliveryWorker {
       if (left > 0) this.busy.set(delivery.endpoint_id, left);
       else this.busy.delete(delivery.endpoint_id);
       this.options.onInFlight?.(this.inFlight);
-      this.trigger();
+      this.launchHeld();
+      // Claim again once half of the endpoint's reserve is used, not after every response.
+      if ((this.held.get(delivery.endpoint_id)?.length ?? 0) <= this.options.perEndpoint / 2) this.trigger();
     };
     const task = this.attempt(delivery, release)
       .catch((error: unknown) => this.options.logger.error({ error: message(error), delivery: delivery.id }, 'delivery attempt failed unexpectedly'))
       .finally(() => {
         release();
         this.active.delete(task);
-        this.trigger();
+        if (this.waitingForRecorder) this.trigger();
       });
     this.active.add(task);
   }
