@@ -553,6 +553,43 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
   });
 
+  it('stores the events that arrive together with one fan-out, acknowledges them all, and dead-letters garbage among them', async () => {
+    const { exchange, dispatcherQueue, deadLetterQueue } = eventTopology(prefix);
+    const hook = await endpoint('/together');
+    const other = await endpoint('/together-other', ['alarm.created'], hook.account_id);
+    const fanOut = jest.spyOn(dispatcher.get(DeliveryStore), 'fanOut');
+    const connection = await connect(AMQP_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      const envelopes = await dataSource.transaction(async (manager) => {
+        const written: EventEnvelope[] = [];
+        for (let n = 0; n < 30; n++) {
+          written.push(await writeOutboxEvent(manager, { accountId: hook.account_id, type: 'alarm.created', aggregateType: 'alarm', aggregateId: `together-${n}`, data: { n } }));
+        }
+        return written;
+      });
+      channel.publish(exchange, 'alarm.created', Buffer.from('{"not":"an event either"}'), { persistent: true, messageId: 'garbage-2' });
+      await relay.flush();
+      for (const envelope of envelopes) {
+        expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+        expect((await settled(other.id, envelope.id)).status).toBe('succeeded');
+      }
+      const batches = fanOut.mock.calls.map(([events]) => events.filter((e) => envelopes.some((x) => x.id === e.envelope.id)).length).filter((n) => n > 0);
+      expect(batches.reduce((a, b) => a + b, 0)).toBe(envelopes.length);
+      expect(batches.length).toBeLessThan(envelopes.length);
+      const dead = await waitFor('the dead letter', async () => (await channel.get(deadLetterQueue, { noAck: true })) || undefined);
+      expect(dead.properties.messageId).toBe('garbage-2');
+      // Unacknowledged messages would return to the queue when the consumer goes away.
+      await dispatcher.close();
+      expect((await channel.checkQueue(dispatcherQueue)).messageCount).toBe(0);
+      await channel.close();
+    } finally {
+      fanOut.mockRestore();
+      await connection.close();
+      dispatcher = await startDispatcher();
+    }
+  });
+
   it('dead-letters a message that is not an event instead of dropping it', async () => {
     const { exchange, deadLetterQueue } = eventTopology(prefix);
     const connection = await connect(AMQP_URL);
