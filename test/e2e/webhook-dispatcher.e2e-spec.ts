@@ -1,15 +1,19 @@
+import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { connect } from 'amqplib';
 import { createServer } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { type AppConfig, loadConfig } from '@app/config';
+import { newId } from '@app/database';
 import { eventTopology, writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
 import { verifyWebhookRequest, WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { EventConsumer } from '../../apps/dispatcher/src/consumer/event-consumer';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
-import { WebhookSender } from '../../apps/dispatcher/src/delivery/webhook-sender';
+import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
+import { DeliveryStore, type ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-store';
+import { WebhookSender, type AttemptResult } from '../../apps/dispatcher/src/delivery/webhook-sender';
 import { createLogger } from '@app/observability';
 import { startApi, type TestApi } from '../support/api';
 import { AMQP_URL } from '../support/broker';
@@ -346,7 +350,7 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect(verifies(probe, hook.signing_secret)).toBe(true);
   });
 
-  it('keeps the last 100 attempts per endpoint', async () => {
+  it('shows the last 100 attempts per endpoint, newest first, and trims the log to them', async () => {
     const hook = await endpoint('/log');
     const envelope = await publish(hook.account_id);
     const delivery = await settled(hook.id, envelope.id);
@@ -357,12 +361,109 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     );
     const latest = await publish(hook.account_id);
     await settled(hook.id, latest.id);
-    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [hook.id]);
-    expect(n).toBe(100);
+    // Readers see at most 100 even before the trim, which runs per 100 attempts of an endpoint and on a timer.
     const visible = await service.listAttempts(hook.account_id, hook.id);
     expect(visible).toHaveLength(100);
     expect(visible[0].event_id).toBe(latest.id);
     expect(visible[1].event_id).toBe(envelope.id);
+    await dispatcher.get(AttemptRecorder).pruneAll();
+    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [hook.id]);
+    expect(n).toBe(100);
+    expect((await service.listAttempts(hook.account_id, hook.id)).map((a) => a.delivery_id)).toEqual(visible.map((a) => a.delivery_id));
+  });
+
+  describe('attempt recorder (batched successes, trimming)', () => {
+    const logger = createLogger('silent', 'recorder-test');
+
+    /** Deliveries leased for an hour, so that the running dispatcher leaves them to the test. */
+    async function leased(hook: CreatedWebhookEndpoint, count: number): Promise<ClaimedDelivery[]> {
+      const rows: Array<Omit<ClaimedDelivery, 'url' | 'secret_ciphertext'>> = await dataSource.query(
+        `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() + interval '1 hour'
+           FROM generate_series(1, $3)
+         RETURNING id, account_id, endpoint_id, event_id, event_type, body, attempts`,
+        [hook.account_id, hook.id, count],
+      );
+      return rows.map((row) => ({ ...row, url: hook.url, secret_ciphertext: '' }));
+    }
+
+    const success = (): AttemptResult => ({
+      deliveryId: newId(),
+      attemptedAt: new Date(),
+      durationMs: 3,
+      statusCode: 204,
+      error: null,
+      outcome: 'succeeded',
+      retryAfterSeconds: null,
+    });
+
+    it('writes the successes that finish together in one statement, resets the failure count, and flushes on stop', async () => {
+      const hook = await endpoint('/recorder-batch');
+      await dataSource.query('UPDATE webhook_endpoints SET consecutive_failures = 7 WHERE id = $1', [hook.id]);
+      const store = dispatcher.get(DeliveryStore);
+      const statements = jest.spyOn(store, 'recordSuccesses');
+      const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 100, pruneIntervalMs: 60_000, logger });
+      recorder.start();
+      const claimed = await leased(hook, 5);
+      const results = claimed.map(() => success());
+      const recorded = claimed.map((delivery, i) => recorder.recordSuccess(delivery, results[i]));
+      expect(recorder.backlog).toBe(5);
+      // stop() before anything was written: it writes what is pending.
+      await recorder.stop();
+      await Promise.all(recorded);
+      expect(statements).toHaveBeenCalledTimes(1);
+      statements.mockRestore();
+      expect(recorder.backlog).toBe(0);
+
+      const rows: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [claimed.map((d) => d.id)]);
+      expect(rows.map((d) => [d.status, d.attempts, d.next_attempt_at, d.last_status_code])).toEqual(claimed.map(() => ['succeeded', 1, null, 204]));
+      const logged: AttemptRow[] = await dataSource.query('SELECT * FROM webhook_attempts WHERE webhook_delivery_id = ANY($1)', [claimed.map((d) => d.id)]);
+      expect(logged.map((a) => a.id).sort()).toEqual(results.map((r) => r.deliveryId).sort());
+      expect(logged.every((a) => a.attempt_number === 1 && a.outcome === 'succeeded' && a.status_code === 204)).toBe(true);
+      const [{ consecutive_failures }] = await dataSource.query('SELECT consecutive_failures FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      expect(consecutive_failures).toBe(0);
+    });
+
+    it('does not close a delivery that is no longer the attempt it recorded (cancelled or recorded meanwhile)', async () => {
+      const hook = await endpoint('/recorder-stale');
+      const store = dispatcher.get(DeliveryStore);
+      const [cancelled, recordedTwice] = await leased(hook, 2);
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE id = $1`, [cancelled.id]);
+      expect(await store.recordSuccesses([{ delivery: recordedTwice, result: success() }])).toEqual([recordedTwice.id]);
+      expect(await store.recordSuccesses([{ delivery: cancelled, result: success() }, { delivery: recordedTwice, result: success() }])).toEqual([]);
+      const rows: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [[cancelled.id, recordedTwice.id]]);
+      expect(Object.fromEntries(rows.map((d) => [d.id, [d.status, d.attempts]]))).toEqual({ [cancelled.id]: ['cancelled', 0], [recordedTwice.id]: ['succeeded', 1] });
+    });
+
+    it('trims an endpoint to its newest 100 attempts once pruneEvery of its attempts were recorded, not on each', async () => {
+      const hook = await endpoint('/recorder-trim');
+      const other = await endpoint('/recorder-trim-other', ['alarm.created'], hook.account_id);
+      const store = dispatcher.get(DeliveryStore);
+      const [old] = await leased(hook, 1);
+      for (const target of [hook, other]) {
+        await dataSource.query(
+          `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, duration_ms)
+           SELECT gen_random_uuid(), $1, $2, $3, $4, 'alarm.created', 1, now() - make_interval(mins => n), 'succeeded', 200, 5 FROM generate_series(1, 120) AS n`,
+          [hook.account_id, target.id, old.id, old.event_id],
+        );
+      }
+      const count = async (endpointId: string): Promise<number> =>
+        (await dataSource.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [endpointId]))[0].n;
+      const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 3, pruneIntervalMs: 60_000, logger });
+      const [a, b, c] = await leased(hook, 3);
+      await recorder.recordSuccess(a, success());
+      await recorder.recordSuccess(b, success());
+      expect(await count(hook.id)).toBe(122); // below the threshold: untouched
+      const newest = success();
+      await recorder.recordSuccess(c, newest);
+      await recorder.flush();
+      expect(await count(hook.id)).toBe(100);
+      expect(await count(other.id)).toBe(120); // not written by this recorder: not its job
+      const visible = await service.listAttempts(hook.account_id, hook.id);
+      expect(visible[0].delivery_id).toBe(newest.deliveryId);
+      expect(visible.map((v) => v.attempted_at)).toEqual(visible.map((v) => v.attempted_at).sort().reverse());
+      await recorder.stop();
+    });
   });
 
   it('bounds attempts in flight per endpoint, so a slow receiver does not hold back the others', async () => {
@@ -408,6 +509,40 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect(received.filter((r) => r.headers['x-service-event-id'] === second.id)).toHaveLength(1);
   });
 
+  it('claims ahead of its slots, sends within the per-endpoint bound, and hands unsent claims back (due now) when stopped', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    receiver.script('/ahead', [], {
+      status: 200,
+      before: async () => {
+        peak = Math.max(peak, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        inFlight--;
+      },
+    });
+    const hook = await endpoint('/ahead');
+    const events = [];
+    for (let n = 0; n < 6; n++) events.push(await publish(hook.account_id));
+    // PER_ENDPOINT in flight and as many held: four leased, two sent.
+    await waitFor('the first attempts to reach the receiver', () => receiver.received('/ahead').length >= PER_ENDPOINT);
+    const leasedAhead = async (): Promise<number> =>
+      (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at > now() + interval '10 seconds'`, [hook.id]))[0].n;
+    await waitFor('the claim ahead', async () => (await leasedAhead()) === 2 * PER_ENDPOINT || undefined);
+    await dispatcher.close();
+    expect(receiver.received('/ahead')).toHaveLength(PER_ENDPOINT);
+    expect(peak).toBe(PER_ENDPOINT);
+    const rows = await deliveries(hook.id);
+    expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(PER_ENDPOINT);
+    const handedBack = rows.filter((d) => d.status === 'pending');
+    expect(handedBack).toHaveLength(events.length - PER_ENDPOINT);
+    expect(handedBack.every((d) => d.attempts === 0 && d.next_attempt_at!.getTime() <= Date.now())).toBe(true);
+
+    dispatcher = await startDispatcher();
+    for (const event of events) expect((await settled(hook.id, event.id)).status).toBe('succeeded');
+    expect(peak).toBe(PER_ENDPOINT);
+    expect(receiver.received('/ahead')).toHaveLength(events.length);
+  });
+
   it('reconnects to RabbitMQ after losing its connection and keeps consuming', async () => {
     const consumer = dispatcher.get(EventConsumer);
     await consumer.waitUntilConnected();
@@ -416,6 +551,43 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     const envelope = await publish(hook.account_id); // queued meanwhile: the queue is durable
     await waitFor('the consumer to reconnect', () => consumer.connected, 30_000);
     expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+  });
+
+  it('stores the events that arrive together with one fan-out, acknowledges them all, and dead-letters garbage among them', async () => {
+    const { exchange, dispatcherQueue, deadLetterQueue } = eventTopology(prefix);
+    const hook = await endpoint('/together');
+    const other = await endpoint('/together-other', ['alarm.created'], hook.account_id);
+    const fanOut = jest.spyOn(dispatcher.get(DeliveryStore), 'fanOut');
+    const connection = await connect(AMQP_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      const envelopes = await dataSource.transaction(async (manager) => {
+        const written: EventEnvelope[] = [];
+        for (let n = 0; n < 30; n++) {
+          written.push(await writeOutboxEvent(manager, { accountId: hook.account_id, type: 'alarm.created', aggregateType: 'alarm', aggregateId: `together-${n}`, data: { n } }));
+        }
+        return written;
+      });
+      channel.publish(exchange, 'alarm.created', Buffer.from('{"not":"an event either"}'), { persistent: true, messageId: 'garbage-2' });
+      await relay.flush();
+      for (const envelope of envelopes) {
+        expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+        expect((await settled(other.id, envelope.id)).status).toBe('succeeded');
+      }
+      const batches = fanOut.mock.calls.map(([events]) => events.filter((e) => envelopes.some((x) => x.id === e.envelope.id)).length).filter((n) => n > 0);
+      expect(batches.reduce((a, b) => a + b, 0)).toBe(envelopes.length);
+      expect(batches.length).toBeLessThan(envelopes.length);
+      const dead = await waitFor('the dead letter', async () => (await channel.get(deadLetterQueue, { noAck: true })) || undefined);
+      expect(dead.properties.messageId).toBe('garbage-2');
+      // Unacknowledged messages would return to the queue when the consumer goes away.
+      await dispatcher.close();
+      expect((await channel.checkQueue(dispatcherQueue)).messageCount).toBe(0);
+      await channel.close();
+    } finally {
+      fanOut.mockRestore();
+      await connection.close();
+      dispatcher = await startDispatcher();
+    }
   });
 
   it('dead-letters a message that is not an event instead of dropping it', async () => {

@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { EventConsumer } from './consumer/event-consumer';
-import { DeliveryStore } from './delivery/delivery-store';
+import { AttemptRecorder } from './delivery/attempt-recorder';
+import { ATTEMPTS_KEPT_PER_ENDPOINT, DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { WebhookSender } from './delivery/webhook-sender';
 import { DISPATCHER_CONFIG, DISPATCHER_OPTIONS, type DispatcherOptions } from './dispatcher.tokens';
@@ -45,10 +46,21 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
             }),
         },
         {
+          provide: AttemptRecorder,
+          inject: [DeliveryStore],
+          useFactory: (store: DeliveryStore) =>
+            new AttemptRecorder(store, {
+              maxBatch: 500,
+              pruneEvery: ATTEMPTS_KEPT_PER_ENDPOINT,
+              pruneIntervalMs: 30_000,
+              logger: logger.child({ component: 'attempt-recorder' }),
+            }),
+        },
+        {
           provide: DeliveryWorker,
-          inject: [DeliveryStore, WebhookSender, DispatcherMetrics],
-          useFactory: (store: DeliveryStore, sender: WebhookSender, metrics: DispatcherMetrics) =>
-            new DeliveryWorker(store, sender, {
+          inject: [DeliveryStore, AttemptRecorder, WebhookSender, DispatcherMetrics],
+          useFactory: (store: DeliveryStore, recorder: AttemptRecorder, sender: WebhookSender, metrics: DispatcherMetrics) =>
+            new DeliveryWorker(store, recorder, sender, {
               databaseUrl: config.databaseUrl,
               secretsKey: config.secretsKey,
               retryScheduleSeconds: config.webhookRetryScheduleSeconds,
@@ -86,7 +98,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
             }),
         },
       ],
-      exports: [EventConsumer, DeliveryWorker, DeliveryStore, WebhookSender, ReadinessRegistry, DispatcherMetrics, LOGGER],
+      exports: [EventConsumer, DeliveryWorker, DeliveryStore, AttemptRecorder, WebhookSender, ReadinessRegistry, DispatcherMetrics, LOGGER],
     };
   }
 

@@ -1,5 +1,5 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { assertEventTopology, BrokerConnection, eventTopology } from '@app/events';
+import { assertEventTopology, BrokerConnection, eventTopology, type DomainEventMessage } from '@app/events';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { AppLogger } from '@app/observability';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
@@ -16,7 +16,8 @@ export interface EventConsumerOptions {
 
 /**
  * Consumes the events queue with manual acks and a bounded prefetch. Each message becomes its
- * deliveries in PostgreSQL before it is acknowledged; while the database is unavailable the
+ * deliveries in PostgreSQL before it is acknowledged (the messages that arrive together are stored
+ * by one statement and acknowledged by one ack); while the database is unavailable the
  * message is held (retried with backoff) and, on shutdown or a lost channel, left unacknowledged
  * for redelivery. A message that is not an event at all is dead-lettered, never dropped.
  */
@@ -25,6 +26,9 @@ export class EventConsumer {
   private channel: Channel | null = null;
   private consumerTag: string | null = null;
   private readonly active = new Set<Promise<void>>();
+  /** Parsed messages whose deliveries are not stored yet, in arrival order. */
+  private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage }> = [];
+  private storing: Promise<void> | null = null;
   private stopping = false;
 
   constructor(
@@ -98,35 +102,58 @@ export class EventConsumer {
 
   private receive(channel: Channel, message: ConsumeMessage | null): void {
     if (!message) return; // consumer cancelled by the broker; the reconnect resubscribes
-    const task = this.handle(channel, message).finally(() => this.active.delete(task));
-    this.active.add(task);
-  }
-
-  private async handle(channel: Channel, raw: ConsumeMessage): Promise<void> {
-    let event;
+    let event: DomainEventMessage;
     try {
-      event = parseEventMessage(raw.content);
+      event = parseEventMessage(message.content);
     } catch (error) {
       if (!(error instanceof MalformedEventMessage)) throw error;
-      this.options.logger.error({ error: error.message, message_id: raw.properties.messageId }, 'not an event message; dead-lettered');
-      this.settle(channel, () => channel.nack(raw, false, false));
+      this.options.logger.error({ error: error.message, message_id: message.properties.messageId }, 'not an event message; dead-lettered');
+      this.settle(channel, () => channel.nack(message, false, false));
       this.options.onEvent?.('dead_lettered', null);
       return;
     }
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const created = await this.store.fanOut(event);
-        if (created > 0) this.options.onDeliveriesCreated(created);
-        break;
-      } catch (error) {
-        this.options.logger.warn({ error: error instanceof Error ? error.message : String(error), event_id: event.envelope.id }, 'storing deliveries failed; retrying');
-        if (this.stopping || this.channel !== channel) return; // unacknowledged: redelivered later
-        await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 100 * 2 ** attempt)));
-        if (this.stopping || this.channel !== channel) return;
-      }
+    this.waiting.push({ channel, raw: message, event });
+    // On the next turn of the event loop, so that every message the broker sent in one read shares a statement.
+    if (!this.storing) {
+      const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => this.storeWaiting())
+        .finally(() => {
+          this.active.delete(task);
+          this.storing = null;
+        });
+      this.storing = task;
+      this.active.add(task);
     }
-    this.settle(channel, () => channel.ack(raw));
-    this.options.onEvent?.('fanned_out', Math.max(0, (Date.now() - Date.parse(event.envelope.created_at)) / 1000));
+  }
+
+  /**
+   * Fans out the waiting messages in batches, one at a time and in arrival order, and acknowledges
+   * each batch with one `multiple` ack once its deliveries are stored: every earlier message of the
+   * channel is already settled, by an earlier batch or by a dead-letter nack.
+   */
+  private async storeWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, Math.max(1, this.options.prefetch)).filter((entry) => entry.channel === this.channel);
+      if (batch.length === 0) continue; // from a channel that closed: the broker redelivers them
+      const channel = batch[0].channel;
+      const events = batch.map((entry) => entry.event);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const created = await this.store.fanOut(events);
+          if (created > 0) this.options.onDeliveriesCreated(created);
+          break;
+        } catch (error) {
+          this.options.logger.warn({ error: error instanceof Error ? error.message : String(error), events: events.length }, 'storing deliveries failed; retrying');
+          if (this.stopping || this.channel !== channel) return; // unacknowledged: redelivered later
+          await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 100 * 2 ** attempt)));
+          if (this.stopping || this.channel !== channel) return;
+        }
+      }
+      const last = batch[batch.length - 1].raw;
+      this.settle(channel, () => channel.ack(last, true));
+      const now = Date.now();
+      for (const event of events) this.options.onEvent?.('fanned_out', Math.max(0, (now - Date.parse(event.envelope.created_at)) / 1000));
+    }
   }
 
   /** An ack on a channel that has closed is impossible; the broker redelivers, fan-out is idempotent. */

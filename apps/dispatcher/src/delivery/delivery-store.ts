@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
+import { poolQuery } from '@app/database/pool-query';
 import type { DomainEventMessage } from '@app/events';
 import { cancelPendingDeliveries, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import { AUTO_DISABLE_AFTER_FAILURES, type AttemptOutcome } from './retry-policy';
@@ -44,30 +45,51 @@ export class DeliveryStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * One delivery per enabled endpoint of the event's account subscribed to its type, due now.
-   * Idempotent: a redelivered message finds its rows and adds none. Returns how many it added.
+   * One delivery per enabled endpoint of each event's account subscribed to its type, due now, for
+   * a batch of events in two statements (endpoints, then one insert for all). Idempotent: a
+   * redelivered message finds its rows and adds none. Returns how many it added; one NOTIFY per
+   * batch wakes the delivery workers of every dispatcher replica.
    */
-  async fanOut(message: DomainEventMessage): Promise<number> {
-    const { envelope, account_id: accountId } = message;
-    const endpoints = await execSql<{ id: string }>(
+  async fanOut(messages: DomainEventMessage[]): Promise<number> {
+    if (messages.length === 0) return 0;
+    const accounts = [...new Set(messages.map((m) => m.account_id))];
+    const endpoints = await poolQuery<{ id: string; account_id: string; events: string[] }>(
       this.dataSource,
-      'SELECT id FROM webhook_endpoints WHERE account_id = $1 AND enabled AND $2 = ANY(events)',
-      [accountId, envelope.type],
+      'SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]) AND enabled',
+      [accounts],
     );
-    if (endpoints.count === 0) return 0;
-    const ids = endpoints.rows.map(() => newId());
-    const { rows } = await execSql<{ created: number }>(
+    if (endpoints.length === 0) return 0;
+    const ids: string[] = [];
+    const endpointIds: string[] = [];
+    const events: number[] = [];
+    messages.forEach((message, index) => {
+      for (const endpoint of endpoints) {
+        if (endpoint.account_id !== message.account_id || !endpoint.events.includes(message.envelope.type)) continue;
+        ids.push(newId());
+        endpointIds.push(endpoint.id);
+        events.push(index + 1);
+      }
+    });
+    if (ids.length === 0) return 0;
+    const rows = await poolQuery<{ created: number }>(
       this.dataSource,
       `WITH created AS (
          INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-         SELECT d.id, $1, d.endpoint_id, $2, $3, 'event', $4, 'pending', now()
-           FROM unnest($5::uuid[], $6::uuid[]) AS d(id, endpoint_id)
+         SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event', ($4::bytea[])[d.event], 'pending', now()
+           FROM unnest($5::uuid[], $6::uuid[], $7::int[]) AS d(id, endpoint_id, event)
          ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
          RETURNING id
        )
-       -- wakes the delivery workers of every dispatcher replica
        SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
-      [accountId, envelope.id, envelope.type, Buffer.from(JSON.stringify(envelope)), ids, endpoints.rows.map((e) => e.id)],
+      [
+        messages.map((m) => m.account_id),
+        messages.map((m) => m.envelope.id),
+        messages.map((m) => m.envelope.type),
+        messages.map((m) => Buffer.from(JSON.stringify(m.envelope))),
+        ids,
+        endpointIds,
+        events,
+      ],
     );
     return rows[0]?.created ?? 0;
   }
@@ -79,7 +101,7 @@ export class DeliveryStore {
    * a worker that dies mid-attempt leaves the delivery due again once the lease runs out.
    */
   async claimDue(limit: number, perEndpoint: number, busy: Map<string, number>, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const { rows } = await execSql<ClaimedDelivery>(
+    return poolQuery<ClaimedDelivery>(
       this.dataSource,
       `WITH RECURSIVE pending_endpoints AS (
          -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
@@ -117,48 +139,104 @@ export class DeliveryStore {
        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
       [[...busy.keys()], [...busy.values()], perEndpoint, limit, leaseMs],
     );
-    return rows;
   }
 
-  /**
-   * Logs the attempt and applies its consequences atomically: the endpoint's consecutive failure
-   * count (a success resets it; the 20th failure disables the endpoint and cancels its pending
-   * deliveries), the delivery's new state, and the prune to the last 100 attempts.
-   */
-  async recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
-    return plan.outcome === 'succeeded' ? this.recordSuccess(delivery, result) : this.recordFailure(delivery, result, plan);
-  }
-
-  /** The common case as one statement: one round trip, one implicit transaction. */
-  private async recordSuccess(delivery: ClaimedDelivery, result: AttemptResult): Promise<RecordedAttempt> {
-    const { rows } = await execSql<{ applied: boolean }>(
+  /** Makes claimed deliveries that were never attempted due again now, ending their lease early. */
+  async releaseClaims(deliveries: ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await poolQuery(
       this.dataSource,
-      `WITH endpoint AS (
-         UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $3 AND consecutive_failures <> 0 RETURNING id
-       ), delivery AS (
-         UPDATE webhook_deliveries
-            SET attempts = attempts + 1, last_attempt_at = $8, last_status_code = $10, last_error = $11,
-                status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
-          WHERE id = $4 AND status = 'pending' AND attempts = $13 RETURNING id
-       ), attempt AS (
-         ${INSERT_ATTEMPT} RETURNING id
-       ), pruned AS (
-         -- the statement's snapshot does not see the new attempt: keep 99 older ones
-         DELETE FROM webhook_attempts WHERE id IN (
-           SELECT id FROM webhook_attempts WHERE endpoint_id = $3 ORDER BY attempted_at DESC, id DESC OFFSET $14 LIMIT 1000)
-         RETURNING id
-       )
-       SELECT EXISTS (SELECT 1 FROM delivery) AS applied`,
-      [...this.attemptParams(delivery, result, 'succeeded'), delivery.attempts, ATTEMPTS_KEPT_PER_ENDPOINT - 1],
+      `UPDATE webhook_deliveries d SET next_attempt_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
+        WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.attempts)],
     );
-    return { applied: Boolean(rows[0]?.applied), disabledEndpoint: false };
   }
 
   /**
+   * Logs successful attempts, any number in one statement: each delivery closes as succeeded (if
+   * it is still this worker's attempt), its endpoint's consecutive failure count resets, and the
+   * attempt joins the log. Returns the ids of the deliveries it closed. Endpoint rows are locked in
+   * id order, so concurrent batches and failures (endpoint first, then delivery) cannot deadlock.
+   */
+  async recordSuccesses(successes: Array<{ delivery: ClaimedDelivery; result: AttemptResult }>): Promise<string[]> {
+    if (successes.length === 0) return [];
+    const rows = await poolQuery<{ id: string }>(
+      this.dataSource,
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
+                              $8::timestamptz[], $9::int[], $10::text[], $11::int[])
+           AS i(delivery_id, attempts, attempt_id, account_id, endpoint_id, event_id, event_type, attempted_at, status_code, error, duration_ms)
+       ), endpoint AS (
+         UPDATE webhook_endpoints SET consecutive_failures = 0
+          WHERE id IN (SELECT id FROM webhook_endpoints
+                        WHERE id IN (SELECT endpoint_id FROM input) AND consecutive_failures <> 0
+                        ORDER BY id FOR UPDATE)
+         RETURNING id
+       ), delivery AS (
+         UPDATE webhook_deliveries d
+            SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
+                status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+           FROM input i
+          WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
+         RETURNING d.id
+       ), attempt AS (
+         INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                       attempted_at, outcome, status_code, error, duration_ms)
+         SELECT attempt_id, account_id, endpoint_id, delivery_id, event_id, event_type, attempts + 1,
+                attempted_at, 'succeeded', status_code, error, duration_ms
+           FROM input
+       )
+       SELECT id FROM delivery`,
+      [
+        successes.map((s) => s.delivery.id),
+        successes.map((s) => s.delivery.attempts),
+        successes.map((s) => s.result.deliveryId),
+        successes.map((s) => s.delivery.account_id),
+        successes.map((s) => s.delivery.endpoint_id),
+        successes.map((s) => s.delivery.event_id),
+        successes.map((s) => s.delivery.event_type),
+        successes.map((s) => s.result.attemptedAt.toISOString()),
+        successes.map((s) => s.result.statusCode),
+        successes.map((s) => s.result.error),
+        successes.map((s) => s.result.durationMs),
+      ],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Trims the attempt log of these endpoints to the newest 100 each (spec §6.1: the panel shows
+   * the last 100), in one statement. Readers never show more than 100 anyway; this only bounds
+   * the table, so it runs once per batch of recorded attempts, not once per attempt.
+   */
+  async pruneAttempts(endpointIds: string[]): Promise<number> {
+    if (endpointIds.length === 0) return 0;
+    const rows = await poolQuery<{ pruned: number }>(
+      this.dataSource,
+      `WITH pruned AS (
+         DELETE FROM webhook_attempts a
+          USING unnest($1::uuid[]) AS e(endpoint_id)
+          CROSS JOIN LATERAL (
+            SELECT id FROM webhook_attempts WHERE endpoint_id = e.endpoint_id ORDER BY attempted_at DESC, id DESC OFFSET $2
+          ) old
+          WHERE a.id = old.id
+         RETURNING 1
+       )
+       SELECT count(*)::int AS pruned FROM pruned`,
+      [endpointIds, ATTEMPTS_KEPT_PER_ENDPOINT],
+    );
+    return rows[0]?.pruned ?? 0;
+  }
+
+  /**
+   * Logs a failed attempt (retry or permanent) and applies its consequences atomically: the
+   * endpoint's consecutive failure count (the 20th failure disables the endpoint and cancels its
+   * pending deliveries) and the delivery's new state. Failures are rare, so one transaction each.
    * A failure may disable the endpoint, so it runs as a transaction that locks the endpoint row
    * before any delivery row, in the same order as `disable`, so the two cannot deadlock.
    */
-  private async recordFailure(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
+  async recordFailure(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt> {
     return this.dataSource.transaction(async (manager) => {
       const { rows } = await execSql<{ consecutive_failures: number; enabled: boolean }>(
         manager,
@@ -181,12 +259,6 @@ export class DeliveryStore {
       const disabledEndpoint = reachedLimit ? await this.disableEndpoint(manager, delivery, result) : false;
 
       await execSql(manager, INSERT_ATTEMPT, this.attemptParams(delivery, result, plan.outcome));
-      await execSql(
-        manager,
-        `DELETE FROM webhook_attempts WHERE id IN (
-           SELECT id FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY attempted_at DESC, id DESC OFFSET $2 LIMIT 1000)`,
-        [delivery.endpoint_id, ATTEMPTS_KEPT_PER_ENDPOINT],
-      );
       return { applied: updated.count > 0, disabledEndpoint };
     });
   }

@@ -1,7 +1,8 @@
 import { newId, PgListener } from '@app/database';
 import { decryptSecret, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
-import type { ClaimedDelivery, AttemptPlan, DeliveryStore } from './delivery-store';
+import type { AttemptRecorder } from './attempt-recorder';
+import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -14,6 +15,8 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Attempts in flight per endpoint in this process. */
   perEndpoint: number;
+  /** Successes waiting to be recorded, beyond which no more deliveries are claimed. */
+  maxUnrecorded?: number;
   pollIntervalMs: number;
   logger: AppLogger;
   onAttempt?(result: AttemptResult, plan: AttemptPlan): void;
@@ -29,9 +32,25 @@ const LEASE_MARGIN_MS = 60_000;
  * endpoint), attempts each, records the outcome, and schedules the retry in PostgreSQL. Woken by
  * NOTIFY on new deliveries, by its own retry timers and by a poll; everything it needs to resume
  * lives in the database, so a restart loses nothing.
+ *
+ * A slot (global and per endpoint) is an HTTP request in flight: it frees when the response is in,
+ * while the outcome is recorded in the recorder's next batch. Until then the claim's lease keeps
+ * the delivery from being claimed again, and a crash before the record only means the lease runs
+ * out and the delivery is sent once more (at least once), never lost. Unrecorded successes are
+ * bounded (`maxUnrecorded`): past it the worker claims nothing until the database catches up.
+ *
+ * Claims run ahead of the slots: up to `perEndpoint` more deliveries per endpoint (and
+ * `concurrency` more in all) are held, leased like the ones in flight, so a freed slot is refilled
+ * at once and a claim round trip serves many slots. On stop the held ones are handed back (due
+ * now), so another instance need not wait for their lease.
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
+  /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
+  private readonly held = new Map<string, ClaimedDelivery[]>();
+  private heldCount = 0;
+  /** The last pump stopped claiming because too many successes await their record. */
+  private waitingForRecorder = false;
   private readonly active = new Set<Promise<void>>();
   private readonly listener: PgListener;
   private inFlight = 0;
@@ -43,6 +62,7 @@ export class DeliveryWorker {
 
   constructor(
     private readonly store: DeliveryStore,
+    private readonly recorder: AttemptRecorder,
     private readonly sender: WebhookSender,
     private readonly options: DeliveryWorkerOptions,
   ) {
@@ -53,6 +73,7 @@ export class DeliveryWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.listener.start();
+    this.recorder.start();
     this.pollTimer = setInterval(() => this.trigger(), this.options.pollIntervalMs);
     this.pollTimer.unref();
     this.trigger();
@@ -66,7 +87,9 @@ export class DeliveryWorker {
     this.wakeTimers.clear();
     await this.listener.stop();
     await this.pumping;
+    await this.releaseHeld();
     await Promise.all([...this.active]);
+    await this.recorder.stop();
   }
 
   trigger(): void {
@@ -81,14 +104,19 @@ export class DeliveryWorker {
   }
 
   private async pump(): Promise<void> {
+    const { concurrency, perEndpoint } = this.options;
     do {
       this.pumpAgain = false;
       try {
-        while (!this.stopped && this.inFlight < this.options.concurrency) {
-          const free = this.options.concurrency - this.inFlight;
-          const claimed = await this.store.claimDue(free, this.options.perEndpoint, this.busy, this.options.timeoutMs + LEASE_MARGIN_MS);
-          for (const delivery of claimed) this.launch(delivery);
-          if (claimed.length < free) break;
+        for (;;) {
+          this.waitingForRecorder = this.recorder.backlog >= this.maxUnrecorded;
+          if (this.stopped || this.waitingForRecorder) break;
+          const room = 2 * concurrency - this.inFlight - this.heldCount;
+          if (room <= 0) break;
+          const claimed = await this.store.claimDue(room, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS);
+          for (const delivery of claimed) this.hold(delivery);
+          this.launchHeld();
+          if (claimed.length < room) break;
         }
       } catch (error) {
         this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');
@@ -97,26 +125,83 @@ export class DeliveryWorker {
     } while (this.pumpAgain && !this.stopped);
   }
 
+  /** In flight or held, per endpoint: what the next claim must count against each endpoint's share. */
+  private claimedPerEndpoint(): Map<string, number> {
+    if (this.heldCount === 0) return this.busy;
+    const claimed = new Map(this.busy);
+    for (const [endpointId, queue] of this.held) claimed.set(endpointId, (claimed.get(endpointId) ?? 0) + queue.length);
+    return claimed;
+  }
+
+  private hold(delivery: ClaimedDelivery): void {
+    const queue = this.held.get(delivery.endpoint_id);
+    if (queue) queue.push(delivery);
+    else this.held.set(delivery.endpoint_id, [delivery]);
+    this.heldCount += 1;
+  }
+
+  /** Sends held deliveries while there are free slots, globally and for their endpoint. */
+  private launchHeld(): void {
+    if (this.stopped || this.heldCount === 0) return;
+    const { concurrency, perEndpoint } = this.options;
+    for (const [endpointId, queue] of this.held) {
+      if (this.inFlight >= concurrency) return;
+      while (queue.length > 0 && this.inFlight < concurrency && (this.busy.get(endpointId) ?? 0) < perEndpoint) {
+        this.heldCount -= 1;
+        this.launch(queue.shift() as ClaimedDelivery);
+      }
+      if (queue.length === 0) this.held.delete(endpointId);
+    }
+  }
+
+  /** Hands held deliveries back, due now; if that fails their lease runs out instead. */
+  private async releaseHeld(): Promise<void> {
+    const deliveries = [...this.held.values()].flat();
+    this.held.clear();
+    this.heldCount = 0;
+    if (deliveries.length === 0) return;
+    try {
+      await this.store.releaseClaims(deliveries);
+    } catch (error) {
+      this.options.logger.warn({ error: message(error), deliveries: deliveries.length }, 'could not hand back claimed deliveries; they are due again when their lease runs out');
+    }
+  }
+
+  private get maxUnrecorded(): number {
+    return this.options.maxUnrecorded ?? this.options.concurrency * 2;
+  }
+
   private launch(delivery: ClaimedDelivery): void {
     this.inFlight += 1;
     this.busy.set(delivery.endpoint_id, (this.busy.get(delivery.endpoint_id) ?? 0) + 1);
     this.options.onInFlight?.(this.inFlight);
-    const task = this.attempt(delivery)
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.inFlight -= 1;
+      const left = (this.busy.get(delivery.endpoint_id) ?? 1) - 1;
+      if (left > 0) this.busy.set(delivery.endpoint_id, left);
+      else this.busy.delete(delivery.endpoint_id);
+      this.options.onInFlight?.(this.inFlight);
+      this.launchHeld();
+      // Claim again once half of the endpoint's reserve is used, not after every response.
+      if ((this.held.get(delivery.endpoint_id)?.length ?? 0) <= this.options.perEndpoint / 2) this.trigger();
+    };
+    const task = this.attempt(delivery, release)
       .catch((error: unknown) => this.options.logger.error({ error: message(error), delivery: delivery.id }, 'delivery attempt failed unexpectedly'))
       .finally(() => {
-        this.inFlight -= 1;
-        const left = (this.busy.get(delivery.endpoint_id) ?? 1) - 1;
-        if (left > 0) this.busy.set(delivery.endpoint_id, left);
-        else this.busy.delete(delivery.endpoint_id);
-        this.options.onInFlight?.(this.inFlight);
+        release();
         this.active.delete(task);
-        this.trigger();
+        if (this.waitingForRecorder) this.trigger();
       });
     this.active.add(task);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** `release` frees the attempt's slot once the response is in; the task ends once it is recorded. */
+  private async attempt(delivery: ClaimedDelivery, release: () => void): Promise<void> {
     const result = await this.send(delivery);
+    release();
     const plan = this.plan(delivery, result);
     const recorded = await this.record(delivery, result, plan);
     this.options.onAttempt?.(result, plan);
@@ -152,10 +237,19 @@ export class DeliveryWorker {
    * A few quick tries; if the database stays away the attempt goes unrecorded and the lease
    * makes the delivery due again later (one extra attempt, never a lost delivery).
    */
-  private async record(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan) {
+  private async record(delivery: ClaimedDelivery, result: AttemptResult, plan: AttemptPlan): Promise<RecordedAttempt | null> {
+    if (plan.outcome === 'succeeded') {
+      try {
+        await this.recorder.recordSuccess(delivery, result);
+        return { applied: true, disabledEndpoint: false };
+      } catch (error) {
+        this.options.logger.error({ error: message(error), delivery: delivery.id }, 'could not record a delivery attempt; the lease will retry it');
+        return null;
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.store.recordAttempt(delivery, result, plan);
+        return await this.recorder.recordFailure(delivery, result, plan);
       } catch (error) {
         if (attempt >= 3) {
           this.options.logger.error({ error: message(error), delivery: delivery.id }, 'could not record a delivery attempt; the lease will retry it');
