@@ -12,6 +12,7 @@ import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
 import { parseOptions } from './harness/options';
 import { summarizeProfile } from './harness/profile';
+import { compareLayers } from './harness/profile-layers';
 import { failed, machineLine, markdownTable, skipped, writeReport, type ResultRow } from './harness/report';
 import { seedDevices } from './seed/devices';
 import { ensurePartitions, seedMinutePoints } from './seed/telemetry';
@@ -101,7 +102,8 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const profile = options.profile ? { dir: resultsDir, name: 'api.cpuprofile' } : undefined;
   const api = await startApi(root, appEnv, profile);
   cleanup.add('stop the api', () => api.process.stop());
-  const baseline = await startBaseline(root, appEnv);
+  const baselineProfile = options.profile ? { dir: resultsDir, name: 'baseline.cpuprofile' } : undefined;
+  const baseline = await startBaseline(root, appEnv, baselineProfile);
   cleanup.add('stop the baseline', () => baseline.process.stop());
   const dispatcherProfile = options.profile ? { dir: resultsDir, name: 'dispatcher.cpuprofile' } : undefined;
   const dispatcher = dispatcherBuilt(root) ? await startDispatcher(root, appEnv, api, dispatcherProfile) : null;
@@ -154,6 +156,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
 
   const profiled: Array<[string, { send(message: unknown): void; waitForExit(ms: number): Promise<unknown> } | null, typeof profile]> = [
     ['api', api.process, profile],
+    ['baseline', baseline.process, baselineProfile],
     ['dispatcher', dispatcher, dispatcherProfile],
   ];
   for (const [name, app, setup] of profiled) {
@@ -168,6 +171,14 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
       process.stderr.write(`\n${summary}\n\n`);
     } else log(`no profile written at ${file}`);
   }
+
+  const httpScenarios = rows.filter((r) => r.cpu?.per === 'request' && r.cpu.project !== null && r.cpu.baseline !== null);
+  if (profile && baselineProfile && httpScenarios.length === 1 && existsSync(join(resultsDir, profile.name)) && existsSync(join(resultsDir, baselineProfile.name))) {
+    const [measured] = httpScenarios;
+    const layers = compareLayers(join(resultsDir, profile.name), join(resultsDir, baselineProfile.name), { project: measured.cpu?.project ?? 0, baseline: measured.cpu?.baseline ?? 0 }, measured.scenario);
+    writeFileSync(join(resultsDir, 'api-vs-baseline-layers.md'), `${layers}\n`);
+    process.stderr.write(`\n${layers}\n\n`);
+  } else if (profile) log('layer comparison: profile exactly one HTTP scenario (e.g. --only=api-list --profile) to get bench/results/api-vs-baseline-layers.md');
 
   const report = { mode: options.quick ? ('quick' as const) : ('full' as const), machine, duration_s: Math.round((Date.now() - started) / 1000), results: rows };
   writeReport(join(resultsDir, 'latest.json'), report);

@@ -57,8 +57,8 @@ export function startApi(root: string, env: NodeJS.ProcessEnv, profile?: Profile
   return startHttpApp('api', root, API_SCRIPT, env, '/health/ready', apiNodeFlags(root), profile);
 }
 
-export function startBaseline(root: string, env: NodeJS.ProcessEnv): Promise<AppUnderTest> {
-  return startHttpApp('baseline', root, BASELINE_SCRIPT, env, '/health', []);
+export function startBaseline(root: string, env: NodeJS.ProcessEnv, profile?: ProfileSetup): Promise<AppUnderTest> {
+  return startHttpApp('baseline', root, BASELINE_SCRIPT, env, '/health', [], profile);
 }
 
 export const dispatcherBuilt = (root: string): boolean => existsSync(join(root, DISPATCHER_SCRIPT));

@@ -20,7 +20,8 @@ const USAGE = `npm run bench -- [--quick] [--only=a,b] [--rounds=N] [--profile]
   --quick      fewer, shorter rounds (about a minute)
   --only       run only these scenarios (memory is always reported)
   --rounds     alternating rounds per scenario (default 5; quick 3)
-  --profile    run the api and the dispatcher under node --cpu-prof; writes bench/results/{api,dispatcher}.cpuprofile and summaries
+  --profile    run the api, the baseline and the dispatcher under node --cpu-prof; writes bench/results/{api,baseline,dispatcher}.cpuprofile, summaries,
+               and with one HTTP scenario (--only=api-list) api-vs-baseline-layers.md
 Environment: BENCH_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/postgres), AMQP_URL.`;
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {

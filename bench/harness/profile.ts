@@ -6,14 +6,14 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
 }
 
 /** Where a frame's code lives: an npm package, the project, Node itself, or a V8 pseudo-frame. */
-function owner(url: string, functionName: string): string {
+export function owner(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
