@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { FONT_BOLD, FONT_REGULAR, registerReportFonts } from './pdf-fonts';
 import { pdfText } from './pdf-text';
 import { formatCelsius, formatMinutes, formatNumber, formatTime } from './report-format';
 import type { OutsideLimit, SeriesSummary } from './series-stats';
@@ -48,8 +49,8 @@ const COLORS = ['#1d4ed8', '#047857', '#b45309', '#7c3aed', '#be123c'];
 type Doc = PDFKit.PDFDocument;
 
 function heading(doc: Doc, text: string): void {
-  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12).fillColor('#111827').text(pdfText(text), MARGIN, doc.y, { width: WIDTH });
-  doc.moveDown(0.3).font('Helvetica').fontSize(9);
+  doc.moveDown(0.8).font(FONT_BOLD).fontSize(12).fillColor('#111827').text(pdfText(text), MARGIN, doc.y, { width: WIDTH });
+  doc.moveDown(0.3).font(FONT_REGULAR).fontSize(9);
 }
 
 /** A simple table: fixed column widths, one line per row, header in bold. */
@@ -57,7 +58,7 @@ function table(doc: Doc, columns: Array<{ title: string; width: number }>, rows:
   const line = (cells: string[], bold: boolean): void => {
     const y = doc.y;
     let x = MARGIN;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    doc.font(bold ? FONT_BOLD : FONT_REGULAR).fontSize(9);
     cells.forEach((cell, i) => {
       doc.text(pdfText(cell), x, y, { width: columns[i].width - 4, lineBreak: false, ellipsis: true });
       x += columns[i].width;
@@ -107,7 +108,7 @@ function chart(doc: Doc, model: ReportDocumentModel): void {
   const y = (value: number): number => top + height - ((value - low) / (high - low)) * height;
 
   doc.save().lineWidth(0.5).strokeColor('#9ca3af').rect(left, top, width, height).stroke();
-  doc.font('Helvetica').fontSize(7).fillColor('#374151');
+  doc.font(FONT_REGULAR).fontSize(7).fillColor('#374151');
   for (let i = 0; i <= 4; i++) {
     const value = low + ((high - low) * i) / 4;
     doc.text(`${value.toFixed(1)} °C`, MARGIN, y(value) - 3, { width: 34, align: 'right', lineBreak: false });
@@ -128,7 +129,7 @@ function chart(doc: Doc, model: ReportDocumentModel): void {
   const legendY = top + height + 16;
   model.chart.forEach((series, index) => {
     doc.save().rect(legendX, legendY + 1, 8, 6).fill(COLORS[index % COLORS.length]).restore();
-    doc.font('Helvetica').fontSize(8).fillColor('#111827').text(pdfText(series.name), legendX + 11, legendY, { lineBreak: false });
+    doc.font(FONT_REGULAR).fontSize(8).fillColor('#111827').text(pdfText(series.name), legendX + 11, legendY, { lineBreak: false });
     legendX += 100;
   });
   doc.x = MARGIN;
@@ -147,6 +148,8 @@ export function renderReportPdf(model: ReportDocumentModel): Promise<Buffer> {
     bufferPages: true,
     info: { Title: pdfText(`${model.title}: ${model.heading}`), Creator: 'Cold Chain Telemetry', CreationDate: model.generatedAt },
   });
+  registerReportFonts(doc);
+  doc.font(FONT_REGULAR);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<Buffer>((resolve, reject) => {
@@ -154,8 +157,8 @@ export function renderReportPdf(model: ReportDocumentModel): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(18).fillColor('#111827').text(pdfText(model.title));
-  doc.font('Helvetica').fontSize(12).text(pdfText(model.heading));
+  doc.font(FONT_BOLD).fontSize(18).fillColor('#111827').text(pdfText(model.title));
+  doc.font(FONT_REGULAR).fontSize(12).text(pdfText(model.heading));
   doc.fontSize(9).fillColor('#4b5563').text(`Period: ${formatTime(model.period.from)} - ${formatTime(model.period.to)}`);
   doc.fillColor('#111827');
   heading(doc, 'Details');
@@ -220,7 +223,7 @@ export function renderReportPdf(model: ReportDocumentModel): Promise<Buffer> {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
-    doc.font('Helvetica').fontSize(8).fillColor('#6b7280');
+    doc.font(FONT_REGULAR).fontSize(8).fillColor('#6b7280');
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.text(`Generated ${formatTime(model.generatedAt)} - Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 35, { width: WIDTH, align: 'right', lineBreak: false });

@@ -66,9 +66,10 @@ describe('series statistics', () => {
 });
 
 describe('pdfText', () => {
-  it('keeps WinAnsi text and folds or replaces the rest', () => {
+  it('keeps what the report font prints (Turkish, Greek, Cyrillic) and replaces the rest', () => {
     expect(pdfText('Vaccines 2–8 °C, café')).toBe('Vaccines 2–8 °C, café');
-    expect(pdfText('İzmir → Ankara, Ayşe Yılmaz')).toBe('Izmir -> Ankara, Ayse Yilmaz');
-    expect(pdfText('冷链\nΔ')).toBe('?? ?');
+    expect(pdfText('İzmir → Ankara, Ayşe Yılmaz, Çağlar Öğüt')).toBe('İzmir → Ankara, Ayşe Yılmaz, Çağlar Öğüt');
+    expect(pdfText('Δ Москва ≤ 8')).toBe('Δ Москва ≤ 8');
+    expect(pdfText('冷链\nｖ')).toBe('?? v');
   });
 });
