@@ -21,7 +21,7 @@ export async function createApiApp(config: AppConfig, logger: AppLogger = create
     abortOnError: false,
   });
   app.disable('x-powered-by');
-  app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.use(requestId());
   app.use(requestLogger(logger));
   app.use(app.get(Metrics).middleware());

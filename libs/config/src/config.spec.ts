@@ -16,6 +16,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ INGEST_CONSUMER: 'on', OUTBOX_RELAY: 'true' })).toMatchObject({ ingestConsumer: true, outboxRelayEnabled: true });
   });
 
+  it('reads TRUST_PROXY as Express does, and refuses what Express would misread', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).trustProxy).toBe('loopback, 10.0.0.0/8, fd00::/8');
+    for (const bad of ['everyone', '10.0.0.0/33', '10.0.0.1/8/2', 'loopback,,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(ConfigError);
+    }
+  });
+
   it('refuses to start in production without real secrets, naming them', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL, JWT_SIGNING_KEYS, SECRETS_KEY, PUBLIC_BASE_URL/);
   });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 
 /** Development-only secrets: usable on a laptop, refused when NODE_ENV=production. */
 const DEV_SIGNING_KEY = 'dev-only-signing-key-change-me-0123456789abcdef';
@@ -53,6 +54,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   logLevel: string;
+  /** Express `trust proxy`: who may set X-Forwarded-For (the client IP of the token endpoint's rate limit). */
+  trustProxy: boolean | number | string;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +75,22 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function boolean(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   return raw === '1' || raw === 'true' || raw === 'yes';
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `true`, `false`, a hop count, or a comma-separated list of loopback/linklocal/uniquelocal, addresses and CIDR ranges. */
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  const value = (raw ?? '').trim() || 'loopback';
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d{1,3}$/.test(value)) return Number(value);
+  for (const part of value.split(',').map((p) => p.trim())) {
+    const [address, bits, extra] = part.split('/');
+    const prefixOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+    if (PROXY_NAMES.has(part) || (isIP(address) !== 0 && prefixOk && extra === undefined)) continue;
+    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges (got "${raw}")`);
+  }
+  return value;
 }
 
 /** A feature that runs unless switched off: `off`, `false`, `0` or `no` (any case). */
@@ -149,6 +168,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 

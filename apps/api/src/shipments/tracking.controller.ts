@@ -52,7 +52,7 @@ export class TrackingController {
       '`bucket` (1m, 5m, 15m, 1h, 6h, 1d) downsamples exactly like device telemetry: per bucket the number of points and min/avg/max of each measurement, over all the devices (or the one chosen).',
   })
   @ApiTrackingPage()
-  @ApiResponse(problemResponse(400, 'Invalid parameter (`validation_failed`, `invalid_cursor`); `device_id` of a device that was never attached (`not_in_shipment`).'))
+  @ApiResponse(problemResponse(400, 'Invalid parameter (`validation_failed`, `invalid_cursor`); `device_id` of a device that was never attached (`validation_failed` with the field error code `not_in_shipment` in `errors[]`).'))
   @ApiResponse(SHIPMENT_NOT_FOUND)
   async list(
     @Req() request: AuthenticatedRequest,
