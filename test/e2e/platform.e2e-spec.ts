@@ -45,6 +45,22 @@ describe('platform conventions: errors, validation, paging, index, schema, opera
       expect(after.body).toEqual(before.body);
     });
 
+    it('writes JSON as UTF-8 with an exact Content-Length and no ETag; HEAD gets the same headers and no body', async () => {
+      await api.http.patch(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).send({ legal_name: 'Soğuk Zincir İzmir A.Ş. ❄' }).expect(200);
+      const res = await api.http.get(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body.legal_name).toBe('Soğuk Zincir İzmir A.Ş. ❄');
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(res.body)));
+      expect(res.headers.etag).toBeUndefined();
+      const head = await api.raw.head(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).expect(200);
+      expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(head.headers['content-length']).toBe(res.headers['content-length']);
+      expect(head.text ?? '').toBe('');
+      // error bodies keep their own media type
+      const missing = await api.http.get(`${API}/accounts/${'0'.repeat(8)}-0000-7000-8000-000000000000/`).set(tenant.auth).expect(404);
+      expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    });
+
     it('answers 404 for a malformed id and for an account of another credential', async () => {
       const other = await createTenant(api.app, ['accounts:read'], 'Other Co');
       for (const id of ['123', 'not-a-uuid', "1' OR '1'='1", other.accountId]) {

@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { rejectPrototypeKeys, requireJsonBodies } from './common/body-guards';
 import { API_PREFIX } from './common/public-api-controller';
+import { JsonReplyExpressAdapter } from './common/json-reply.adapter';
 import { createValidationPipe } from './common/validation';
 import { createLogger, PinoNestLogger, type AppLogger } from '@app/observability';
 import { Metrics } from './observability/metrics';
@@ -15,12 +16,13 @@ export const BODY_LIMIT = '1mb';
 
 /** Builds the fully configured api application (used by main.ts and by the end-to-end tests). */
 export async function createApiApp(config: AppConfig, logger: AppLogger = createLogger(config.logLevel, 'api')): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), new JsonReplyExpressAdapter(), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  app.set('etag', false); // see JsonReplyExpressAdapter
   app.set('trust proxy', config.trustProxy);
   app.use(requestId());
   app.use(requestLogger(logger));

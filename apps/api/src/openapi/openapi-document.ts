@@ -75,7 +75,10 @@ signed webhook contract (\`X-Service-Signature: v1=<hex HMAC-SHA256 of "{timesta
 Paths end with \`/\` (the same path without it is also accepted). Bodies are JSON with snake_case
 fields; timestamps are ISO 8601 UTC. Identifiers are UUIDs except shipments (integers). PUT and PATCH
 accept an explicit allow-list of writable fields and reject unknown ones; PATCH changes only the
-fields sent.
+fields sent. Responses are \`application/json; charset=utf-8\` (errors \`application/problem+json\`)
+with a \`Content-Length\`; JSON responses carry no \`ETag\` and conditional requests are not
+supported (report downloads excepted: their \`ETag\` is the file's SHA-256). Documentation:
+English (this document, Swagger UI, the repository README) and Turkish (\`docs/tr/README.md\`).
 `.trim();
 
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
