@@ -172,7 +172,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
     } else log(`no profile written at ${file}`);
   }
 
-  const httpScenarios = rows.filter((r) => r.cpu?.per === 'request' && r.cpu.project !== null && r.cpu.baseline !== null);
+  const httpScenarios = rows.filter((r) => r.status === 'measured' && r.cpu?.per === 'request' && r.cpu.project !== null && r.cpu.baseline !== null);
   if (profile && baselineProfile && httpScenarios.length === 1 && existsSync(join(resultsDir, profile.name)) && existsSync(join(resultsDir, baselineProfile.name))) {
     const [measured] = httpScenarios;
     const layers = compareLayers(join(resultsDir, profile.name), join(resultsDir, baselineProfile.name), { project: measured.cpu?.project ?? 0, baseline: measured.cpu?.baseline ?? 0 }, measured.scenario);

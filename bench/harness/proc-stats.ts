@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let clockTicks: number | null = null;
 
@@ -27,4 +27,45 @@ export function peakRssMb(pid: number): number {
   const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
   if (!match) throw new Error(`no VmHWM in /proc/${pid}/status`);
   return Number(match[1]) / 1024;
+}
+
+interface ProcStat {
+  pid: number;
+  comm: string;
+  ppid: number;
+  /** utime + stime, ticks. */
+  own: number;
+  /** cutime + cstime: children it has reaped, ticks. */
+  reaped: number;
+}
+
+function readStat(pid: number): ProcStat | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, comm, ppid: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) };
+  } catch {
+    return null; // exited meanwhile
+  }
+}
+
+/**
+ * CPU seconds spent so far by the local PostgreSQL server and RabbitMQ broker: every `postgres`
+ * process plus what the postmaster has reaped (backends that already exited, e.g. the baseline's
+ * short-lived connections), and `beam.smp`. Null when neither runs on this machine.
+ */
+export function servicesCpuSeconds(): number | null {
+  const stats = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((s): s is ProcStat => s !== null && (s.comm === 'postgres' || s.comm === 'beam.smp'));
+  if (stats.length === 0) return null;
+  const postgresPids = new Set(stats.filter((s) => s.comm === 'postgres').map((s) => s.pid));
+  let ticks = 0;
+  for (const s of stats) {
+    ticks += s.own;
+    if (s.comm === 'postgres' && !postgresPids.has(s.ppid)) ticks += s.reaped; // the postmaster
+  }
+  return ticks / ticksPerSecond();
 }

@@ -1,5 +1,6 @@
 import { cpuPerUnit, medianOf } from '../harness/alternate';
 import type { ResultRow } from '../harness/report';
+import { servicesCpuRow } from '../harness/services-cpu';
 import type { BenchContext, Scenario } from './scenario';
 import { CONNECTIONS, underLoad } from './under-load';
 
@@ -45,6 +46,7 @@ export const apiList: Scenario = {
         rounds: ctx.options.rounds,
         samples: { project: runs.project.map((r) => r.extra?.p99 ?? NaN), baseline: runs.baseline.map((r) => r.extra?.p99 ?? NaN) },
       },
+      ...[servicesCpuRow('api-list', 'request', runs)].filter((row): row is ResultRow => row !== null),
     ];
   },
 };

@@ -5,6 +5,7 @@ import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/altern
 import { planPoints, type GatewayPoint, type PointPlan } from '../harness/points';
 import type { ResultRow } from '../harness/report';
 import { runJson } from '../harness/run-json';
+import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
 import { nowMs, sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
 
@@ -72,7 +73,7 @@ export const ingest: Scenario = {
     try {
       const channel = await connection.createConfirmChannel();
 
-      const project = async (plan: PointPlan): Promise<SideRun> => {
+      const project = withServicesCpu(async (plan: PointPlan): Promise<SideRun> => {
         const expected = plan.perDevice * plan.deviceIds.length;
         const bodies = messages(plan);
         const cpu = ctx.api.process.cpuSeconds();
@@ -89,9 +90,9 @@ export const ingest: Scenario = {
         }
         const ms = nowMs() - start;
         return { value: expected / (ms / 1000), cpuSeconds: ctx.api.process.cpuSeconds() - cpu, units: expected };
-      };
+      });
 
-      const baseline = async (plan: PointPlan): Promise<SideRun> => {
+      const baseline = withServicesCpu(async (plan: PointPlan): Promise<SideRun> => {
         const expected = plan.perDevice * plan.deviceIds.length;
         const job = {
           databaseUrl: ctx.databaseUrl,
@@ -104,7 +105,7 @@ export const ingest: Scenario = {
         const result = await runJson<{ ms: number; cpuSeconds: number; inserted: number }>(join(ctx.root, 'dist/bench/baseline/ingest.js'), job);
         if (result.inserted !== expected) throw new Error(`baseline ingest inserted ${result.inserted} of ${expected}`);
         return { value: expected / (result.ms / 1000), cpuSeconds: result.cpuSeconds, units: expected };
-      };
+      });
 
       await project(nextPlan(0.1));
       await baseline(nextPlan(0.1));
@@ -134,6 +135,7 @@ export const ingest: Scenario = {
           rounds: ctx.options.rounds,
           samples: { project: runs.project.map((r) => r.value), baseline: runs.baseline.map((r) => r.value) },
         },
+        ...[servicesCpuRow('ingest', 'point', runs)].filter((row): row is ResultRow => row !== null),
       ];
     } finally {
       await connection.close();

@@ -4,6 +4,7 @@ import { webhookEndpointsAvailable } from '../adapters/webhooks.adapter';
 import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import type { ResultRow } from '../harness/report';
 import { runJson } from '../harness/run-json';
+import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
 import { nowMs, sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
 import { alarmData, publishEvent, receiverWithEndpoints, webhookFeatureMissing } from './webhook-fixture';
@@ -34,7 +35,7 @@ export const webhooks: Scenario = {
     if (!dispatcher) throw new Error('no dispatcher');
     const { receiver, endpoints } = await receiverWithEndpoints(ctx, ENDPOINTS, ['alarm.created'], '/hooks');
     try {
-      const project = async (events: number): Promise<SideRun> => {
+      const project = withServicesCpu(async (events: number): Promise<SideRun> => {
         await receiver.reset();
         const expected = events * endpoints.length;
         const cpu = dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds();
@@ -51,9 +52,9 @@ export const webhooks: Scenario = {
         }
         const ms = nowMs() - start;
         return { value: expected / (ms / 1000), cpuSeconds: dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds() - cpu, units: expected };
-      };
+      });
 
-      const baseline = async (events: number): Promise<SideRun> => {
+      const baseline = withServicesCpu(async (events: number): Promise<SideRun> => {
         await receiver.reset();
         const bodies = Array.from({ length: events }, (_, n) =>
           JSON.stringify({ id: randomUUID(), type: 'alarm.created', created_at: new Date().toISOString(), data: alarmData(ctx, n) }),
@@ -67,7 +68,7 @@ export const webhooks: Scenario = {
         const received = await receiver.count();
         if (received !== events * endpoints.length) throw new Error(`baseline: receiver counted ${received} of ${events * endpoints.length}`);
         return { value: result.delivered / (result.ms / 1000), cpuSeconds: result.cpuSeconds, units: result.delivered };
-      };
+      });
 
       const events = ctx.options.webhookEvents;
       await project(Math.ceil(events / 10));
@@ -97,6 +98,7 @@ export const webhooks: Scenario = {
           samples: { project: runs.project.map((r) => r.value), baseline: runs.baseline.map((r) => r.value) },
           note: 'project CPU = dispatcher + api (outbox relay)',
         },
+        ...[servicesCpuRow('webhooks', 'delivery', runs)].filter((row): row is ResultRow => row !== null),
       ];
     } finally {
       await receiver.process.stop();
