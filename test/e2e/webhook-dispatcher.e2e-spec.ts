@@ -56,8 +56,18 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
   let service: WebhookEndpointsService;
   let config: AppConfig;
   let dispatcher: INestApplication;
+  /** The config overrides of the running dispatcher; null while none runs. */
+  let running: Partial<AppConfig> | null = null;
 
-  const startDispatcher = () => createDispatcherApp(config, createLogger('silent', 'dispatcher-test'), { ca: certificate.cert });
+  async function startDispatcher(overrides: Partial<AppConfig> = {}): Promise<void> {
+    dispatcher = await createDispatcherApp({ ...config, ...overrides }, createLogger('silent', 'dispatcher-test'), { ca: certificate.cert });
+    running = overrides;
+  }
+
+  async function stopDispatcher(): Promise<void> {
+    running = null;
+    await dispatcher.close();
+  }
 
   beforeAll(async () => {
     certificate = generateTestCertificate();
@@ -69,16 +79,25 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     config = loadConfig({
       ...process.env,
       WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0',
-      WEBHOOK_TIMEOUT_MS: '500',
+      // Generous, so that a slow answer on a loaded machine never turns into a timeout and an extra
+      // attempt; the timeout test runs a dispatcher of its own with a short one.
+      WEBHOOK_TIMEOUT_MS: '10000',
       WEBHOOK_POLL_INTERVAL_MS: '100',
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(PER_ENDPOINT),
     });
     service = new WebhookEndpointsService(dataSource, { secretsKey: config.secretsKey, allowPrivateTargets: true });
-    dispatcher = await startDispatcher();
+    await startDispatcher();
+  });
+
+  // A test that stopped or replaced the dispatcher and failed midway must not fail the next ones too.
+  afterEach(async () => {
+    if (running !== null && Object.keys(running).length === 0) return;
+    if (running !== null) await stopDispatcher();
+    await startDispatcher();
   });
 
   afterAll(async () => {
-    await dispatcher?.close();
+    if (running !== null) await stopDispatcher();
     await api?.close();
     await receiver?.close();
   });
@@ -198,6 +217,8 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
   });
 
   it('retries a timeout (no response within WEBHOOK_TIMEOUT_MS)', async () => {
+    await stopDispatcher();
+    await startDispatcher({ webhookTimeoutMs: 500 });
     receiver.script('/slow', [{ status: 200, hang: true }]);
     const hook = await endpoint('/slow');
     const envelope = await publish(hook.account_id);
@@ -489,20 +510,20 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     const pending = await waitFor('the first failed attempt', async () => (await deliveries(hook.id)).find((d) => d.attempts === 1 && d.status === 'pending'));
     expect(pending.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
 
-    await dispatcher.close();
+    await stopDispatcher();
     // While no dispatcher runs: an event waits in the durable queue, the retry in PostgreSQL.
     const second = await publish(hook.account_id);
     expect((await deliveries(hook.id)).map((d) => d.event_id)).toEqual([first.id]);
     await dataSource.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [pending.id]); // the hour has passed
 
-    dispatcher = await startDispatcher();
+    await startDispatcher();
     // Stop again while the retry is in the receiver's hands: close() waits for it and records it.
-    await waitFor('the retry to reach the receiver', () => receiver.received('/restart').length >= 2);
-    await dispatcher.close();
+    await waitFor('the retry to reach the receiver', () => receiver.received('/restart').filter((r) => r.headers['x-service-event-id'] === first.id).length >= 2);
+    await stopDispatcher();
     const [retried] = (await deliveries(hook.id)).filter((d) => d.id === pending.id);
     expect(retried).toMatchObject({ status: 'succeeded', attempts: 2 });
 
-    dispatcher = await startDispatcher();
+    await startDispatcher();
     expect((await settled(hook.id, second.id)).status).toBe('succeeded');
     const received = receiver.received('/restart');
     expect(received.filter((r) => r.headers['x-service-event-id'] === first.id)).toHaveLength(2);
@@ -512,23 +533,32 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
   it('claims ahead of its slots, sends within the per-endpoint bound, and hands unsent claims back (due now) when stopped', async () => {
     let inFlight = 0;
     let peak = 0;
+    // The receiver holds every request until the test opens the gate: what is in flight, held and
+    // handed back depends on the test's steps, not on how fast a loaded machine runs them.
+    let openGate = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
     receiver.script('/ahead', [], {
       status: 200,
       before: async () => {
         peak = Math.max(peak, ++inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        await gate;
         inFlight--;
       },
     });
     const hook = await endpoint('/ahead');
     const events = [];
     for (let n = 0; n < 6; n++) events.push(await publish(hook.account_id));
+    await waitFor('every delivery to exist', async () => (await deliveries(hook.id)).length === events.length);
     // PER_ENDPOINT in flight and as many held: four leased, two sent.
-    await waitFor('the first attempts to reach the receiver', () => receiver.received('/ahead').length >= PER_ENDPOINT);
+    await waitFor('the first attempts to reach the receiver', () => inFlight >= PER_ENDPOINT);
     const leasedAhead = async (): Promise<number> =>
       (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at > now() + interval '10 seconds'`, [hook.id]))[0].n;
     await waitFor('the claim ahead', async () => (await leasedAhead()) === 2 * PER_ENDPOINT || undefined);
-    await dispatcher.close();
+    // Stopping hands the held claims back at once, then waits for the attempts in flight.
+    const stopping = stopDispatcher();
+    await waitFor('the held claims to be handed back', async () => (await leasedAhead()) === PER_ENDPOINT || undefined);
+    openGate();
+    await stopping;
     expect(receiver.received('/ahead')).toHaveLength(PER_ENDPOINT);
     expect(peak).toBe(PER_ENDPOINT);
     const rows = await deliveries(hook.id);
@@ -537,7 +567,7 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect(handedBack).toHaveLength(events.length - PER_ENDPOINT);
     expect(handedBack.every((d) => d.attempts === 0 && d.next_attempt_at!.getTime() <= Date.now())).toBe(true);
 
-    dispatcher = await startDispatcher();
+    await startDispatcher();
     for (const event of events) expect((await settled(hook.id, event.id)).status).toBe('succeeded');
     expect(peak).toBe(PER_ENDPOINT);
     expect(receiver.received('/ahead')).toHaveLength(events.length);
@@ -580,13 +610,12 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
       const dead = await waitFor('the dead letter', async () => (await channel.get(deadLetterQueue, { noAck: true })) || undefined);
       expect(dead.properties.messageId).toBe('garbage-2');
       // Unacknowledged messages would return to the queue when the consumer goes away.
-      await dispatcher.close();
+      await stopDispatcher();
       expect((await channel.checkQueue(dispatcherQueue)).messageCount).toBe(0);
       await channel.close();
     } finally {
       fanOut.mockRestore();
       await connection.close();
-      dispatcher = await startDispatcher();
     }
   });
 
@@ -597,7 +626,11 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
       const channel = await connection.createConfirmChannel();
       channel.publish(exchange, 'alarm.created', Buffer.from('{"not":"an event"}'), { persistent: true, messageId: 'garbage-1' });
       await channel.waitForConfirms();
-      const dead = await waitFor('the dead letter', async () => (await channel.get(deadLetterQueue, { noAck: true })) || undefined);
+      // Skips what an earlier test may have left in the dead-letter queue (a failed test above).
+      const dead = await waitFor('the dead letter', async () => {
+        const message = await channel.get(deadLetterQueue, { noAck: true });
+        return message && message.properties.messageId === 'garbage-1' ? message : undefined;
+      });
       expect(dead.properties.messageId).toBe('garbage-1');
       await channel.close();
     } finally {
