@@ -13,8 +13,7 @@ const BATCH = 5000;
 /**
  * Hourly, in small batches so no lock is held long: deletes idempotency records past their 24 h,
  * outbox rows published longer ago than OUTBOX_RETENTION_DAYS, and ended panel sessions (sign-in
- * only sweeps its own user's). Safe on several replicas (the
- * deletes are idempotent).
+ * only sweeps its own user's). Safe on several replicas (the deletes are idempotent).
  */
 @Injectable()
 export class HousekeepingService implements OnApplicationBootstrap, OnApplicationShutdown {

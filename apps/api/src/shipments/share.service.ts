@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@app/config';
+import { execSql } from '@app/database';
 import { NotFoundError, ValidationFailedError } from '../common/api-error';
 import { APP_CONFIG } from '../config/config.module';
 import { SHARE_LIMITS, type PutShareDto, type ShareDto } from './dto/share.dto';
@@ -39,12 +40,12 @@ function present(row: ShareRow | undefined, now: Date, url: string | null = null
   };
 }
 
+type ShareHit = { account_id: string; shipment_id: number; expires_at: Date };
+
 /**
  * The single share record of a shipment (spec §2.3). The token is random, stored as its SHA-256
  * only, and appears in exactly one response: the PUT that creates or refreshes it.
  */
-type ShareHit = { account_id: string; shipment_id: number; expires_at: Date };
-
 @Injectable()
 export class ShareService {
   constructor(
@@ -112,10 +113,7 @@ export class ShareService {
     const sql = countView
       ? `UPDATE shipment_shares sh SET view_count = sh.view_count + 1 WHERE ${working} RETURNING sh.account_id, sh.shipment_id, sh.expires_at`
       : `SELECT sh.account_id, sh.shipment_id, sh.expires_at FROM shipment_shares sh WHERE ${working}`;
-    const result = (await this.dataSource.query(sql, [hashShareToken(token)])) as ShareHit[] | [ShareHit[], number];
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected], a SELECT with the rows
-    const rows = countView ? (result as [ShareHit[], number])[0] : (result as ShareHit[]);
-    const row = rows[0];
+    const row = (await execSql<ShareHit>(this.dataSource, sql, [hashShareToken(token)])).rows[0];
     return row ? { accountId: row.account_id, shipmentId: row.shipment_id, expiresAt: row.expires_at } : null;
   }
 

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { In, type DataSource } from 'typeorm';
 import { Account, ApiCredential, execSql, newId } from '@app/database';
+import { UUID_PATTERN } from '../formats';
 import { hashSecret } from './secret-hash';
 import { ALL_SCOPES, isScope } from './scopes';
 
@@ -53,8 +54,6 @@ interface OwnedCredentialRow {
   revoked_at: Date | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class CredentialInputError extends Error {}
 
 /** The credential of this id exists already: a resubmitted form. Nothing was changed. */
@@ -81,7 +80,7 @@ export class CredentialsService {
     const missing = input.accountIds.filter((id) => !accounts.some((a) => a.id === id));
     if (missing.length > 0) throw new CredentialInputError(`unknown accounts: ${missing.join(', ')}`);
 
-    if (input.id !== undefined && !UUID.test(input.id)) throw new CredentialInputError('not a credential id');
+    if (input.id !== undefined && !UUID_PATTERN.test(input.id)) throw new CredentialInputError('not a credential id');
 
     const id = input.id ?? newId();
     const clientId = input.clientId ?? generateClientId();
@@ -134,13 +133,13 @@ export class CredentialsService {
   }
 
   async getOwned(ownerAccountId: string, credentialId: string): Promise<OwnedCredential | null> {
-    if (!UUID.test(credentialId)) return null;
+    if (!UUID_PATTERN.test(credentialId)) return null;
     return (await this.queryOwned(ownerAccountId, credentialId))[0] ?? null;
   }
 
   /** Revokes a credential of this owner; another owner's credential is "not found". */
   async revokeOwned(ownerAccountId: string, credentialId: string): Promise<'revoked' | 'already_revoked' | 'not_found'> {
-    if (!UUID.test(ownerAccountId) || !UUID.test(credentialId)) return 'not_found';
+    if (!UUID_PATTERN.test(ownerAccountId) || !UUID_PATTERN.test(credentialId)) return 'not_found';
     const { rows } = await execSql<{ revoked: boolean }>(
       this.dataSource,
       `WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_id = $1 AND id = $2 FOR UPDATE),
@@ -154,7 +153,7 @@ export class CredentialsService {
   }
 
   private async queryOwned(ownerAccountId: string, credentialId: string | null): Promise<OwnedCredential[]> {
-    if (!UUID.test(ownerAccountId)) return [];
+    if (!UUID_PATTERN.test(ownerAccountId)) return [];
     const { rows } = await execSql<OwnedCredentialRow>(
       this.dataSource,
       `SELECT c.id, c.client_id, c.name, c.scopes, c.created_at, c.last_used_at, c.revoked_at,

@@ -1,4 +1,5 @@
 import { newId } from '@app/database';
+import { UUID_PATTERN } from '@app/domain';
 import { html, type Html } from '../../pages/html';
 
 /**
@@ -8,11 +9,9 @@ import { html, type Html } from '../../pages/html';
  */
 export const SUBMISSION_FIELD = 'submission';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const newSubmission = (): string => newId();
 
 /** The id the form carried, or a fresh one when it carried none or garbage. */
-export const submissionFrom = (value: unknown): string => (typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : newSubmission());
+export const submissionFrom = (value: unknown): string => (typeof value === 'string' && UUID_PATTERN.test(value) ? value.toLowerCase() : newSubmission());
 
 export const submissionField = (submission: string): Html => html`<input type="hidden" name="${SUBMISSION_FIELD}" value="${submission}">`;
