@@ -670,11 +670,9 @@ describe('connect-time SSRF guard (DNS rebinding)', () => {
       maxSocketsPerOrigin: 2,
       ca: certificate.cert,
       // "rebind.example" now answers with loopback, as a rebinding attacker's DNS would.
-      lookup: (hostname, options, callback) => {
-        const address = hostname === 'rebind.example' ? '127.0.0.1' : hostname === 'localhost' ? '127.0.0.1' : null;
-        if (!address) return callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), options.all ? [] : '', undefined);
-        if (options.all) return callback(null, [{ address, family: 4 }]);
-        callback(null, address, 4);
+      resolve: async (hostname) => {
+        if (hostname === 'rebind.example' || hostname === 'localhost') return ['127.0.0.1'];
+        throw Object.assign(new Error('DNS lookup found no address'), { code: 'ENOTFOUND' });
       },
     });
 

@@ -5,14 +5,16 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { newId } from '@app/database';
 import {
-  guardedLookup,
   hostOf,
   isPrivateAddress,
   signWebhook,
   TARGET_REFUSED,
+  vettedLookup,
   WEBHOOK_CONTENT_TYPE,
   WEBHOOK_USER_AGENT,
+  WebhookDnsResolver,
   type LookupFunction,
+  type Resolver,
 } from '@app/webhooks';
 import { classifyStatus, parseRetryAfter, type AttemptOutcome } from './retry-policy';
 
@@ -23,8 +25,12 @@ export interface WebhookSenderOptions {
   maxSocketsPerOrigin: number;
   /** An extra trusted CA, added to Node's roots (tests). Production uses NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
-  /** DNS for the connect-time check (tests); defaults to the system resolver. */
-  lookup?: LookupFunction;
+  /** WEBHOOK_DNS_SERVERS: where host names are resolved (default: the system's resolvers). */
+  dnsServers?: string[];
+  /** WEBHOOK_DNS_TIMEOUT_MS (default 3000). */
+  dnsTimeoutMs?: number;
+  /** Host name → addresses (tests); default: a WebhookDnsResolver (c-ares, bounded, cached), never dns.lookup. */
+  resolve?: Resolver;
 }
 
 export interface OutgoingWebhook {
@@ -43,7 +49,11 @@ export interface AttemptResult {
   durationMs: number;
   statusCode: number | null;
   error: string | null;
-  outcome: AttemptOutcome;
+  /**
+   * `deferred`: the request never left this process in time (it waited for a local socket slot).
+   * Not an attempt of the endpoint: nothing was sent, no failure is counted against it.
+   */
+  outcome: AttemptOutcome | 'deferred';
   retryAfterSeconds: number | null;
 }
 
@@ -68,8 +78,17 @@ export class WebhookSender {
    * connection-pool key on every request (a fifth of the CPU at 1000 deliveries/s).
    */
   private readonly secureContext: SecureContext | undefined;
+  private readonly lookup: LookupFunction;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    let resolve = options.resolve;
+    if (!resolve) {
+      const dns = new WebhookDnsResolver({ servers: options.dnsServers, timeoutMs: options.dnsTimeoutMs ?? 3000 });
+      resolve = (hostname) => dns.resolve(hostname);
+    }
+    // Always our lookup, private targets allowed or not: dns.lookup runs on the libuv thread pool
+    // without a timeout, so one tenant's dead DNS would stall every tenant's connections.
+    this.lookup = vettedLookup(resolve, options.allowPrivateTargets);
     this.secureContext = options.ca ? createSecureContext({ ca: [...rootCertificates, options.ca.toString()] }) : undefined;
     this.sweepTimer = setInterval(() => this.sweep(), 60_000);
     this.sweepTimer.unref();
@@ -114,6 +133,8 @@ export class WebhookSender {
 
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
+      /** Whether the agent gave the request a socket: until then it waits for a local slot, not for the endpoint. */
+      let started = false;
       const settle = (value: AttemptResult): void => {
         if (settled) return;
         settled = true;
@@ -133,8 +154,12 @@ export class WebhookSender {
           }),
         );
       });
+      req.once('socket', () => {
+        started = true;
+      });
       const deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
+        if (!started) return settle(result({ statusCode: null, error: 'waited too long for a local connection slot', outcome: 'deferred', retryAfterSeconds: null }));
         if (error.code === TARGET_REFUSED) return settle(failed(`target refused: ${error.message}`));
         // Timeouts and connection errors (refused, reset, DNS, TLS) are retried (spec §6.5).
         settle(result({ statusCode: null, error: error.message || error.code || 'connection error', outcome: 'retry', retryAfterSeconds: null }));
@@ -163,7 +188,7 @@ export class WebhookSender {
       scheduling: 'lifo',
       timeout: 60_000,
       ...(this.secureContext ? { secureContext: this.secureContext } : {}),
-      ...(this.options.allowPrivateTargets ? {} : { lookup: guardedLookup(this.options.lookup) }),
+      lookup: this.lookup,
     });
     this.agents.set(url.origin, { agent, lastUsed: Date.now() });
     return agent;
