@@ -23,6 +23,8 @@ export interface WebhookSenderOptions {
   allowPrivateTargets: boolean;
   /** Sockets per receiver origin (keep-alive pool size); endpoints sharing a host share its pool. */
   maxSocketsPerOrigin: number;
+  /** Longest wait for a socket of this process before the attempt is deferred (default timeoutMs). */
+  slotWaitMs?: number;
   /** An extra trusted CA, added to Node's roots (tests). Production uses NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
   /** WEBHOOK_DNS_SERVERS: where host names are resolved (default: the system's resolvers). */
@@ -63,6 +65,7 @@ const DISCARD_TIMEOUT_MS = 2000;
 const AGENT_IDLE_MS = 5 * 60_000;
 
 class AttemptTimeout extends Error {}
+class LocalSlotTimeout extends Error {}
 
 /**
  * One HTTPS POST per attempt, exactly as spec §6.3–6.4: fresh timestamp and signature with the
@@ -133,12 +136,11 @@ export class WebhookSender {
 
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
-      /** Whether the agent gave the request a socket: until then it waits for a local slot, not for the endpoint. */
-      let started = false;
       const settle = (value: AttemptResult): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(deadline);
+        clearTimeout(slotWait);
+        if (deadline) clearTimeout(deadline);
         resolve(value);
       };
       const req = request(url, { method: 'POST', agent: this.agentFor(url), headers }, (res) => {
@@ -154,12 +156,21 @@ export class WebhookSender {
           }),
         );
       });
+      // The endpoint's time (DNS, connect, TLS, response headers) starts when the request has a
+      // socket; waiting for one of this process's sockets is bounded separately and is not the
+      // endpoint's failure.
+      let deadline: NodeJS.Timeout | null = null;
+      // A request destroyed before it has a socket reports its error only once it gets one: settle now.
+      const slotWait = setTimeout(() => {
+        settle(result({ statusCode: null, error: 'waited too long for a local connection slot', outcome: 'deferred', retryAfterSeconds: null }));
+        req.destroy(new LocalSlotTimeout());
+      }, this.options.slotWaitMs ?? this.options.timeoutMs);
       req.once('socket', () => {
-        started = true;
+        clearTimeout(slotWait);
+        if (!settled) deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
       });
-      const deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
-        if (!started) return settle(result({ statusCode: null, error: 'waited too long for a local connection slot', outcome: 'deferred', retryAfterSeconds: null }));
+        if (error instanceof LocalSlotTimeout) return;
         if (error.code === TARGET_REFUSED) return settle(failed(`target refused: ${error.message}`));
         // Timeouts and connection errors (refused, reset, DNS, TLS) are retried (spec §6.5).
         settle(result({ statusCode: null, error: error.message || error.code || 'connection error', outcome: 'retry', retryAfterSeconds: null }));
