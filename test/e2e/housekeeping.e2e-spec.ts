@@ -3,6 +3,7 @@ import { WebhookEndpointsService, WebhookStateError } from '@app/webhooks';
 import { HousekeepingService } from '../../apps/api/src/common/housekeeping.service';
 import { startApi, type TestApi } from '../support/api';
 import { createAccount, dataSourceOf } from '../support/fixtures';
+import { insertPanelUser, signIn } from '../support/panel';
 import { insertUser } from '../support/users';
 import { newId } from '@app/database';
 
@@ -139,5 +140,13 @@ describe('housekeeping', () => {
     const refused = await service.resend(accountId, quiet.id, prunedEvent).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(WebhookStateError);
     expect(refused).toMatchObject({ code: 'event_expired' });
+    const admin = await signIn(api, (await insertPanelUser(db, accountId, 'COMPANY_ADMIN')).email);
+    const viaPanel = await admin.agent.post(`/panel/webhooks/${quiet.id}/resend/`).type('form').send({ _csrf: admin.csrf, event_id: prunedEvent });
+    expect(viaPanel.status).toBe(303);
+    expect(viaPanel.headers.location).toBe(`/panel/webhooks/${quiet.id}/?notice=event_expired`);
+    const page = await admin.agent.get(viaPanel.headers.location).expect(200);
+    expect(page.text).toContain('That event is older than the retention period');
+    // The attempt log of the pruned deliveries is still shown.
+    expect(page.text).toContain(prunedEvent);
   });
 });
