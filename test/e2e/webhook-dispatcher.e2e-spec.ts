@@ -13,6 +13,7 @@ import { EventConsumer } from '../../apps/dispatcher/src/consumer/event-consumer
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
 import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
 import { DeliveryStore, type ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-store';
+import { DeliveryWorker } from '../../apps/dispatcher/src/delivery/delivery-worker';
 import { WebhookSender, type AttemptResult } from '../../apps/dispatcher/src/delivery/webhook-sender';
 import { createLogger } from '@app/observability';
 import { startApi, type TestApi } from '../support/api';
@@ -573,6 +574,43 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
     expect(receiver.received('/ahead')).toHaveLength(events.length);
   });
 
+  it('hands a deferred delivery back without an attempt: no attempt logged, no failure counted, due again shortly', async () => {
+    await stopDispatcher(); // afterEach starts a fresh one
+    const hook = await endpoint('/deferred');
+    const queued = await service.sendTestEvent(hook.account_id, hook.id);
+    let calls = 0;
+    const stub = {
+      send: async (): Promise<AttemptResult> => {
+        calls += 1;
+        return { deliveryId: newId(), attemptedAt: new Date(), durationMs: 0, statusCode: null, error: 'waited too long for a local connection slot', outcome: 'deferred', retryAfterSeconds: null };
+      },
+    } as unknown as WebhookSender;
+    const logger = createLogger('silent', 'deferred-test');
+    const store = new DeliveryStore(dataSource);
+    const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 100, pruneIntervalMs: 60_000, logger });
+    const worker = new DeliveryWorker(store, recorder, stub, {
+      databaseUrl: config.databaseUrl,
+      secretsKey: config.secretsKey,
+      retryScheduleSeconds: config.webhookRetryScheduleSeconds,
+      timeoutMs: 1000,
+      concurrency: 4,
+      perEndpoint: 2,
+      perAccount: 2,
+      pollIntervalMs: 100,
+      logger,
+    });
+    worker.start();
+    try {
+      await waitFor('the delivery to be deferred twice', () => calls >= 2);
+    } finally {
+      await worker.stop();
+    }
+    const [row] = (await deliveries(hook.id)).filter((d) => d.id === queued.webhook_delivery_id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
+    expect(await attempts(row.id)).toEqual([]);
+    expect((await service.get(hook.account_id, hook.id)).consecutive_failures).toBe(0);
+  });
+
   it('reconnects to RabbitMQ after losing its connection and keeps consuming', async () => {
     const consumer = dispatcher.get(EventConsumer);
     await consumer.waitUntilConnected();
@@ -670,11 +708,9 @@ describe('connect-time SSRF guard (DNS rebinding)', () => {
       maxSocketsPerOrigin: 2,
       ca: certificate.cert,
       // "rebind.example" now answers with loopback, as a rebinding attacker's DNS would.
-      lookup: (hostname, options, callback) => {
-        const address = hostname === 'rebind.example' ? '127.0.0.1' : hostname === 'localhost' ? '127.0.0.1' : null;
-        if (!address) return callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), options.all ? [] : '', undefined);
-        if (options.all) return callback(null, [{ address, family: 4 }]);
-        callback(null, address, 4);
+      resolve: async (hostname) => {
+        if (hostname === 'rebind.example' || hostname === 'localhost') return ['127.0.0.1'];
+        throw Object.assign(new Error('DNS lookup found no address'), { code: 'ENOTFOUND' });
       },
     });
 
@@ -716,5 +752,20 @@ describe('connect-time SSRF guard (DNS rebinding)', () => {
       open.close();
     }
     expect(receiver.received('/ssrf-allowed')).toHaveLength(1);
+  });
+
+  it('tells a timeout of the endpoint from a wait for a local connection slot (deferred: not the endpoint\'s failure)', async () => {
+    receiver.script('/slot-hang', [], { status: 200, hang: true });
+    // One socket for the origin: the second request waits for the first inside this process.
+    const narrow = new WebhookSender({ timeoutMs: 600, slotWaitMs: 150, allowPrivateTargets: true, maxSocketsPerOrigin: 1, ca: certificate.cert });
+    try {
+      const [first, second] = await Promise.all([narrow.send(webhook(receiver.url('/slot-hang'))), narrow.send(webhook(receiver.url('/slot-hang')))]);
+      expect(first).toMatchObject({ outcome: 'retry', statusCode: null, error: 'timeout after 600 ms' });
+      expect(second).toMatchObject({ outcome: 'deferred', statusCode: null, error: 'waited too long for a local connection slot' });
+      expect(second.durationMs).toBeLessThan(first.durationMs);
+    } finally {
+      narrow.close();
+    }
+    expect(receiver.received('/slot-hang')).toHaveLength(1);
   });
 });

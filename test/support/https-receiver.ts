@@ -10,8 +10,8 @@ export interface TestCertificate {
   cert: string;
 }
 
-/** A throwaway self-signed certificate for localhost, 127.0.0.1 and ::1 (openssl CLI). */
-export function generateTestCertificate(): TestCertificate {
+/** A throwaway self-signed certificate for localhost, 127.0.0.1, ::1 and `extraNames` (openssl CLI). */
+export function generateTestCertificate(extraNames: string[] = []): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-cert-'));
   try {
     execFileSync(
@@ -19,7 +19,7 @@ export function generateTestCertificate(): TestCertificate {
       [
         'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
         '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2',
-        '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+        '-subj', '/CN=localhost', '-addext', `subjectAltName=${['DNS:localhost', ...extraNames.map((n) => `DNS:${n}`), 'IP:127.0.0.1', 'IP:::1'].join(',')}`,
       ],
       { stdio: 'ignore' },
     );

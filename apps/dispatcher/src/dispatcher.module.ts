@@ -43,6 +43,8 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
               // Several endpoints may share an origin; the worker bounds what is in flight per endpoint.
               maxSocketsPerOrigin: config.webhookConcurrency,
               ca: options.ca,
+              dnsServers: config.webhookDnsServers,
+              dnsTimeoutMs: config.webhookDnsTimeoutMs,
             }),
         },
         {
@@ -67,6 +69,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
               timeoutMs: config.webhookTimeoutMs,
               concurrency: config.webhookConcurrency,
               perEndpoint: config.webhookConcurrencyPerEndpoint,
+              perAccount: config.webhookConcurrencyPerAccount,
               pollIntervalMs: config.webhookPollIntervalMs,
               logger: logger.child({ component: 'delivery-worker' }),
               onAttempt: (result, plan) => {
@@ -75,6 +78,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
                 if (plan.status !== 'pending') metrics.deliveriesClosed.inc({ outcome: plan.status });
               },
               onEndpointDisabled: () => metrics.endpointsAutoDisabled.inc(),
+              onDeferred: () => metrics.attemptsDeferred.inc(),
               onInFlight: (count) => metrics.inFlight.set(count),
             }),
         },

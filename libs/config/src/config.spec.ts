@@ -8,6 +8,30 @@ describe('loadConfig', () => {
     expect(config.tokenLifetimeSeconds).toBeLessThanOrEqual(3600);
   });
 
+  it('reads the webhook isolation and retention settings', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhookConcurrency: 64,
+      webhookConcurrencyPerAccount: 16,
+      webhookDnsServers: undefined,
+      webhookDnsTimeoutMs: 3000,
+      webhookMaxEndpointsPerAccount: 20,
+      webhookRetentionDays: 30,
+    });
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '10' }).webhookConcurrencyPerAccount).toBe(3);
+    expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '40' }).webhookConcurrencyPerAccount).toBe(40);
+    expect(loadConfig({ WEBHOOK_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,2001:db8::53,[2001:db8::53]:5353' }).webhookDnsServers).toEqual([
+      '1.1.1.1',
+      '127.0.0.1:5353',
+      '2001:db8::53',
+      '[2001:db8::53]:5353',
+    ]);
+    for (const bad of ['dns.example', '1.1.1.1:99999', '1.1.1.1,', '[1.1.1.1]']) {
+      expect(() => loadConfig({ WEBHOOK_DNS_SERVERS: bad })).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT: '0' })).toThrow(/WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT/);
+    expect(() => loadConfig({ WEBHOOK_RETENTION_DAYS: 'forever' })).toThrow(/WEBHOOK_RETENTION_DAYS/);
+  });
+
   it('switches the ingest consumers and the outbox relay off with the same words', () => {
     expect(loadConfig({})).toMatchObject({ ingestConsumer: true, outboxRelayEnabled: true });
     for (const off of ['off', 'false', '0', 'no', 'OFF', ' No ']) {

@@ -40,6 +40,16 @@ export interface AppConfig {
   webhookConcurrency: number;
   /** Attempts in flight to one endpoint in one dispatcher process: a slow receiver cannot take every slot. */
   webhookConcurrencyPerEndpoint: number;
+  /** Attempts in flight for one account in one dispatcher process: one tenant cannot take every slot (default a quarter of webhookConcurrency). */
+  webhookConcurrencyPerAccount: number;
+  /** DNS servers the dispatcher and the endpoint check resolve webhook hosts with (c-ares, not the thread pool); undefined: the system's (dns.getServers()). */
+  webhookDnsServers: string[] | undefined;
+  /** Deadline of one webhook host name resolution. */
+  webhookDnsTimeoutMs: number;
+  /** Endpoints one account may register (panel and CLI). */
+  webhookMaxEndpointsPerAccount: number;
+  /** Bodies of closed deliveries are deleted after this many days by the api's housekeeping; the attempt log keeps its last 100 per endpoint. */
+  webhookRetentionDays: number;
   /** Unacknowledged event messages the dispatcher holds at once. */
   webhookPrefetch: number;
   /** Fallback scan for due deliveries (new ones and retries also wake the worker directly). */
@@ -108,6 +118,21 @@ function parseSigningKeys(raw: string): SigningKey[] {
   });
 }
 
+/** `1.1.1.1`, `1.1.1.1:5353`, `2001:db8::1`, `[2001:db8::1]:5353`, comma separated. */
+function parseDnsServers(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const servers = raw.split(',').map((part) => part.trim());
+  for (const server of servers) {
+    const match = /^\[([^\]]+)\]:(\d{1,5})$/.exec(server) ?? /^([^:]+):(\d{1,5})$/.exec(server);
+    const address = match ? match[1] : server;
+    const port = match ? Number(match[2]) : 53;
+    if (isIP(address) === 0 || port < 1 || port > 65535) {
+      throw new ConfigError(`WEBHOOK_DNS_SERVERS must be a comma-separated list of IP addresses, each with an optional :port (got "${raw}")`);
+    }
+  }
+  return servers;
+}
+
 function parseRetrySchedule(raw: string | undefined): number[] {
   if (!raw) return [10, 60, 300, 1800, 7200, 21600];
   const values = raw.split(',').map((part) => Number(part.trim()));
@@ -138,6 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (secretsKeyText.length < 32) throw new ConfigError('SECRETS_KEY must have at least 32 characters');
   const jwtSigningKeys = parseSigningKeys(env.JWT_SIGNING_KEYS ?? `dev:${DEV_SIGNING_KEY}`);
   const secretsKey = createHash('sha256').update(`secrets:${secretsKeyText}`).digest();
+  const webhookConcurrency = integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000);
   return {
     nodeEnv,
     port,
@@ -157,8 +183,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    webhookConcurrency,
     webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
+    webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.ceil(webhookConcurrency / 4), 1, 10_000),
+    webhookDnsServers: parseDnsServers(env.WEBHOOK_DNS_SERVERS),
+    webhookDnsTimeoutMs: integer(env, 'WEBHOOK_DNS_TIMEOUT_MS', 3000, 50, 10_000),
+    webhookMaxEndpointsPerAccount: integer(env, 'WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 20, 1, 10_000),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     webhookPrefetch: integer(env, 'WEBHOOK_PREFETCH', 50, 1, 10_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
     outboxRelayEnabled: switchedOn(env.OUTBOX_RELAY),

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
 import { EVENT_TYPES, isEventType, type EventEnvelope } from '@app/events';
 import { cancelPendingDeliveries, insertDelivery } from './delivery-records';
-import { WebhookEndpointAlreadyCreatedError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
+import { WebhookEndpointAlreadyCreatedError, WebhookEndpointLimitError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointInput,
@@ -16,9 +16,11 @@ import type {
 } from './endpoints.types';
 import { WEBHOOK_TEST_EVENT_TYPE } from './headers';
 import { encryptSecret, generateSigningSecret } from './secret-box';
-import { assertPublicTarget, parseWebhookUrl, systemResolver, WebhookTargetError } from './target-policy';
+import { WebhookDnsResolver } from './dns-resolver';
+import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './target-policy';
 
 export const ATTEMPTS_VISIBLE = 100;
+export const DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_DESCRIPTION = 500;
 
@@ -80,12 +82,20 @@ function present(row: EndpointRow): WebhookEndpointView {
  */
 export class WebhookEndpointsService {
   private readonly resolver: (hostname: string) => Promise<string[]>;
+  private readonly maxEndpoints: number;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: WebhookEndpointsOptions,
   ) {
-    this.resolver = options.resolver ?? systemResolver;
+    if (options.resolver) {
+      this.resolver = options.resolver;
+    } else {
+      // Not dns.lookup: a name whose DNS never answers would hold one of the four libuv threads.
+      const dns = new WebhookDnsResolver({ servers: options.dnsServers, timeoutMs: options.dnsTimeoutMs ?? 3000 });
+      this.resolver = (hostname) => dns.resolve(hostname);
+    }
+    this.maxEndpoints = options.maxEndpointsPerAccount ?? DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT;
   }
 
   async create(accountId: string, input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
@@ -100,12 +110,26 @@ export class WebhookEndpointsService {
 
     const id = input.id ?? newId();
     const secret = generateSigningSecret();
-    const { rows } = await execSql<EndpointRow>(
-      this.dataSource,
-      `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
-      [id, accountId, url, events, description, encryptSecret(this.options.secretsKey, secret, id)],
-    );
+    const rows = await this.dataSource.transaction(async (manager) => {
+      // Serialises this account's registrations (NO KEY UPDATE: foreign-key checks elsewhere are not blocked), so
+      // concurrent requests cannot pass the cap together.
+      await execSql(manager, 'SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+      const existing = await execSql<{ n: number; resubmitted: boolean }>(
+        manager,
+        'SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1',
+        [accountId, id],
+      );
+      const { n, resubmitted } = existing.rows[0] ?? { n: 0, resubmitted: false };
+      if (!resubmitted && n >= this.maxEndpoints) throw new WebhookEndpointLimitError(this.maxEndpoints);
+      return (
+        await execSql<EndpointRow>(
+          manager,
+          `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
+          [id, accountId, url, events, description, encryptSecret(this.options.secretsKey, secret, id)],
+        )
+      ).rows;
+    });
     if (rows.length === 0) throw new WebhookEndpointAlreadyCreatedError();
     return { ...present(rows[0]), signing_secret: secret };
   }
@@ -226,6 +250,9 @@ export class WebhookEndpointsService {
     this.requireEnabled(endpoint);
     const event = UUID.test(eventId) ? await this.findEventBody(accountId, endpointId, eventId) : null;
     if (!event) throw new WebhookNotFoundError(`no event ${eventId}`);
+    if (event === 'expired') {
+      throw new WebhookStateError('event_expired', 'the event is older than the retention period: its body is no longer stored, so it cannot be sent again');
+    }
     if (event.type !== WEBHOOK_TEST_EVENT_TYPE && !endpoint.events.includes(event.type)) {
       throw new WebhookStateError('event_not_subscribed', `the endpoint does not subscribe to ${event.type}`);
     }
@@ -285,21 +312,26 @@ export class WebhookEndpointsService {
     return rows[0];
   }
 
-  /** Prefers bytes already sent (to this endpoint first), else the outbox envelope. */
-  private async findEventBody(accountId: string, endpointId: string, eventId: string): Promise<{ type: string; body: Buffer } | null> {
-    const sent = await execSql<{ event_type: string; body: Buffer }>(
+  /**
+   * Prefers bytes already sent (to this endpoint first), else the outbox envelope. Bodies of old
+   * deliveries are deleted after WEBHOOK_RETENTION_DAYS: an event known only by such rows is
+   * "expired" (409), not an error.
+   */
+  private async findEventBody(accountId: string, endpointId: string, eventId: string): Promise<{ type: string; body: Buffer } | 'expired' | null> {
+    const sent = await execSql<{ event_type: string; body: Buffer | null }>(
       this.dataSource,
       `SELECT event_type, body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2
-        ORDER BY (endpoint_id = $3) DESC, created_at LIMIT 1`,
+        ORDER BY (body IS NOT NULL) DESC, (endpoint_id = $3) DESC, created_at LIMIT 1`,
       [accountId, eventId, endpointId],
     );
-    if (sent.rows[0]) return { type: sent.rows[0].event_type, body: sent.rows[0].body };
+    const body = sent.rows[0]?.body;
+    if (sent.rows[0] && body) return { type: sent.rows[0].event_type, body };
     const outbox = await execSql<{ event_type: string; envelope: EventEnvelope }>(
       this.dataSource,
       'SELECT event_type, envelope FROM outbox_events WHERE account_id = $1 AND id = $2',
       [accountId, eventId],
     );
-    if (!outbox.rows[0]) return null;
+    if (!outbox.rows[0]) return sent.rows[0] ? 'expired' : null;
     return { type: outbox.rows[0].event_type, body: Buffer.from(JSON.stringify(outbox.rows[0].envelope)) };
   }
 

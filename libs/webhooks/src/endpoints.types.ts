@@ -70,6 +70,12 @@ export interface WebhookEndpointsOptions {
   secretsKey: Buffer;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS. */
   allowPrivateTargets: boolean;
-  /** DNS used by the registration check; tests inject one. */
+  /** DNS used by the registration check; tests inject one. Default: a WebhookDnsResolver on `dnsServers`. */
   resolver?: (hostname: string) => Promise<string[]>;
+  /** WEBHOOK_DNS_SERVERS (default: the system's resolvers). */
+  dnsServers?: string[];
+  /** WEBHOOK_DNS_TIMEOUT_MS (default 3000). */
+  dnsTimeoutMs?: number;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT (default 20). */
+  maxEndpointsPerAccount?: number;
 }

@@ -7,3 +7,5 @@ export * from './delivery-records';
 export * from './endpoints.errors';
 export * from './endpoints.types';
 export * from './endpoints.service';
+export * from './dns-resolver';
+export * from './retention';

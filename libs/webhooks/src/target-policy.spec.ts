@@ -1,5 +1,5 @@
-import type { LookupAddress, LookupOptions } from 'node:dns';
-import { assertPublicTarget, guardedLookup, isPrivateAddress, parseWebhookUrl, TARGET_REFUSED, type LookupFunction } from './target-policy';
+import type { LookupOptions } from 'node:dns';
+import { assertPublicTarget, isPrivateAddress, parseWebhookUrl, TARGET_REFUSED, vettedLookup, type LookupFunction } from './target-policy';
 
 describe('webhook target policy', () => {
   it.each([
@@ -27,32 +27,53 @@ describe('webhook target policy', () => {
     expect(() => parseWebhookUrl(`https://hooks.example.com/${'a'.repeat(2100)}`)).toThrow(/longer than/);
   });
 
-  it('refuses a name if any of its addresses is private, and a name that does not resolve', async () => {
+  it('refuses a name if any of its addresses is private, and a name that does not resolve, naming neither the address nor why', async () => {
     const resolver = (answers: string[]) => async () => answers;
-    await expect(assertPublicTarget(new URL('https://x.example/'), resolver(['93.184.216.34']))).resolves.toBeUndefined();
-    await expect(assertPublicTarget(new URL('https://x.example/'), resolver(['93.184.216.34', '10.0.0.1']))).rejects.toThrow(/10\.0\.0\.1/);
-    await expect(assertPublicTarget(new URL('https://x.example/'), resolver([]))).rejects.toThrow(/does not resolve/);
-    await expect(assertPublicTarget(new URL('https://x.example/'), async () => Promise.reject(new Error('ENOTFOUND')))).rejects.toThrow(/does not resolve/);
-    await expect(assertPublicTarget(new URL('https://[::1]/'))).rejects.toThrow(/::1/);
+    const refusal = async (url: string, resolve: (host: string) => Promise<string[]>): Promise<string> => {
+      try {
+        await assertPublicTarget(new URL(url), resolve);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(await refusal('https://x.example/', resolver(['93.184.216.34']))).toBe('accepted');
+    expect(await refusal('https://x.example/', resolver(['93.184.216.34', '10.0.0.1']))).toBe('this address is not allowed');
+    expect(await refusal('https://x.example/', resolver([]))).toBe('this address cannot be reached');
+    expect(await refusal('https://x.example/', async () => Promise.reject(new Error('queryA ENOTFOUND x.example')))).toBe('this address cannot be reached');
+    expect(await refusal('https://[::1]/', resolver([]))).toBe('this address is not allowed');
+    expect(await refusal('https://169.254.169.254/', resolver([]))).toBe('this address is not allowed');
   });
 
-  describe('guardedLookup (connect time)', () => {
-    const base = (answers: LookupAddress[]): LookupFunction => (_host, _options, callback) => callback(null, answers);
+  describe('vettedLookup (connect time)', () => {
+    const resolving = (answers: string[]) => async () => answers;
     const run = (lookup: LookupFunction, options: LookupOptions) =>
       new Promise<{ error: NodeJS.ErrnoException | null; result: unknown; family?: number }>((resolve) =>
         lookup('x.example', options, (error, result, family) => resolve({ error, result, family })),
       );
 
     it('hands only public addresses to the socket', async () => {
-      const lookup = guardedLookup(base([{ address: '127.0.0.1', family: 4 }, { address: '93.184.216.34', family: 4 }]));
+      const lookup = vettedLookup(resolving(['127.0.0.1', '93.184.216.34']), false);
       expect(await run(lookup, { all: true })).toMatchObject({ error: null, result: [{ address: '93.184.216.34', family: 4 }] });
       expect(await run(lookup, {})).toMatchObject({ error: null, result: '93.184.216.34', family: 4 });
     });
 
+    it('hands every address over when private targets are allowed, filtered by the family asked for', async () => {
+      const lookup = vettedLookup(resolving(['127.0.0.1', '::1']), true);
+      expect(await run(lookup, { all: true })).toMatchObject({ error: null, result: [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }] });
+      expect(await run(lookup, { family: 6 })).toMatchObject({ error: null, result: '::1', family: 6 });
+    });
+
     it('fails with EWEBHOOKTARGETREFUSED when only private addresses remain', async () => {
-      const lookup = guardedLookup(base([{ address: '169.254.169.254', family: 4 }, { address: 'fd00:ec2::254', family: 6 }]));
+      const lookup = vettedLookup(resolving(['169.254.169.254', 'fd00:ec2::254']), false);
       const { error } = await run(lookup, { all: true });
       expect(error?.code).toBe(TARGET_REFUSED);
+    });
+
+    it('reports a DNS failure by its code, without resolver details', async () => {
+      const lookup = vettedLookup(async () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT x.example'), { code: 'ETIMEOUT' })), false);
+      const { error } = await run(lookup, {});
+      expect(error).toMatchObject({ code: 'ETIMEOUT', message: 'DNS lookup timed out' });
     });
   });
 });

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -90,34 +90,33 @@ export function hostOf(url: URL): string {
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) =>
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses.map((a) => a.address)),
-    ),
-  );
+/**
+ * What a stranger may learn from a refused registration: only that the address is not allowed
+ * (a private or forbidden target) or cannot be reached (no such name, no answer). Never which
+ * address a name resolved to, nor whether the name exists: that would make registration a probe
+ * of the internal network and its DNS.
+ */
+export const TARGET_NOT_ALLOWED = 'this address is not allowed';
+export const TARGET_UNREACHABLE = 'this address cannot be reached';
 
 /**
  * Registration-time check: every address the host resolves to must be public (an attacker's
  * name that answers both a public and a private address is refused outright).
  */
-export async function assertPublicTarget(url: URL, resolve: Resolver = systemResolver): Promise<void> {
+export async function assertPublicTarget(url: URL, resolve: Resolver): Promise<void> {
   const host = hostOf(url);
   if (isIP(host)) {
-    if (isPrivateAddress(host)) throw new WebhookTargetError(`${host} is a private, loopback, link-local or reserved address`);
+    if (isPrivateAddress(host)) throw new WebhookTargetError(TARGET_NOT_ALLOWED);
     return;
   }
   let addresses: string[];
   try {
     addresses = await resolve(host);
   } catch {
-    throw new WebhookTargetError(`${host} does not resolve`);
+    throw new WebhookTargetError(TARGET_UNREACHABLE);
   }
-  if (addresses.length === 0) throw new WebhookTargetError(`${host} does not resolve`);
-  const refused = addresses.filter(isPrivateAddress);
-  if (refused.length > 0) {
-    throw new WebhookTargetError(`${host} resolves to a private, loopback, link-local or reserved address (${refused[0]})`);
-  }
+  if (addresses.length === 0) throw new WebhookTargetError(TARGET_UNREACHABLE);
+  if (addresses.some(isPrivateAddress)) throw new WebhookTargetError(TARGET_NOT_ALLOWED);
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -126,22 +125,33 @@ export type LookupFunction = (hostname: string, options: LookupOptions, callback
 export const TARGET_REFUSED = 'EWEBHOOKTARGETREFUSED';
 
 /**
- * Connect-time check, as the `lookup` of the delivery agents: only public addresses are handed
- * to the socket, so a name that changed to a private address after registration is refused.
+ * The `lookup` of the delivery agents: resolves with `resolve` (asynchronous, bounded; never
+ * `dns.lookup` and its thread pool) and, unless private targets are allowed, hands only public
+ * addresses to the socket, so a name that changed to a private address after registration is
+ * refused at connect time (DNS rebinding). The socket connects to the vetted address; TLS SNI and
+ * the Host header keep the host name.
  */
-export function guardedLookup(base: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
+export function vettedLookup(resolve: Resolver, allowPrivateTargets: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    base(hostname, { ...options, all: true }, (error, result) => {
-      if (error) return callback(error, options.all ? [] : '', undefined);
-      const addresses = (result as LookupAddress[]).filter((a) => !isPrivateAddress(a.address));
-      if (addresses.length === 0) {
-        const refused = Object.assign(new Error(`${hostname} resolves only to private, loopback, link-local or reserved addresses`), {
-          code: TARGET_REFUSED,
-        });
-        return callback(refused, options.all ? [] : '', undefined);
-      }
-      if (options.all) return callback(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
+    resolve(hostname).then(
+      (resolved) => {
+        const wanted = resolved.filter((address) => !options.family || isIP(address) === options.family);
+        const addresses = allowPrivateTargets ? wanted : wanted.filter((address) => !isPrivateAddress(address));
+        if (addresses.length === 0) {
+          const error =
+            wanted.length > 0
+              ? Object.assign(new Error('the host resolves only to private, loopback, link-local or reserved addresses'), { code: TARGET_REFUSED })
+              : Object.assign(new Error('DNS lookup found no address'), { code: 'ENOTFOUND' });
+          return callback(error, options.all ? [] : '', undefined);
+        }
+        const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+        if (options.all) return callback(null, entries);
+        callback(null, entries[0].address, entries[0].family);
+      },
+      (error: NodeJS.ErrnoException) => {
+        const code = error.code ?? 'ENOTFOUND';
+        callback(Object.assign(new Error(code === 'ETIMEOUT' ? 'DNS lookup timed out' : 'DNS lookup found no address'), { code }), options.all ? [] : '', undefined);
+      },
+    );
   };
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { LOGGER, type AppLogger } from '@app/observability';
+import { pruneWebhookHistory } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
 import { PanelSessionsService } from '../panel/session/panel-sessions.service';
 import { IdempotencyStore } from './idempotency/idempotency.store';
@@ -12,8 +13,10 @@ const BATCH = 5000;
 
 /**
  * Hourly, in small batches so no lock is held long: deletes idempotency records past their 24 h,
- * outbox rows published longer ago than OUTBOX_RETENTION_DAYS, and ended panel sessions (sign-in
- * only sweeps its own user's). Safe on several replicas (the deletes are idempotent).
+ * outbox rows published longer ago than OUTBOX_RETENTION_DAYS, ended panel sessions (sign-in
+ * only sweeps its own user's), and webhook history: attempts beyond the last 100 per endpoint,
+ * bodies of deliveries closed longer ago than WEBHOOK_RETENTION_DAYS and the rows no kept attempt
+ * refers to. Safe on several replicas (the deletes are idempotent).
  */
 @Injectable()
 export class HousekeepingService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,7 +41,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     if (this.timer) clearInterval(this.timer);
   }
 
-  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number; panelSessions: number }> {
+  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number; panelSessions: number; webhookAttempts: number; webhookDeliveries: number; webhookBodies: number }> {
     const idempotencyRecords = await this.idempotency.purgeExpired();
     let outboxEvents = 0;
     for (;;) {
@@ -54,7 +57,16 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
       if (deleted.length < BATCH) break;
     }
     const panelSessions = await this.panelSessions.purgeExpired();
-    if (idempotencyRecords + outboxEvents + panelSessions > 0) this.logger.info({ idempotencyRecords, outboxEvents, panelSessions }, 'housekeeping');
-    return { idempotencyRecords, outboxEvents, panelSessions };
+    const webhooks = await pruneWebhookHistory(this.dataSource, this.config.webhookRetentionDays, BATCH);
+    const counts = {
+      idempotencyRecords,
+      outboxEvents,
+      panelSessions,
+      webhookAttempts: webhooks.attempts,
+      webhookDeliveries: webhooks.deliveries,
+      webhookBodies: webhooks.bodies,
+    };
+    if (Object.values(counts).some((n) => n > 0)) this.logger.info(counts, 'housekeeping');
+    return counts;
   }
 }

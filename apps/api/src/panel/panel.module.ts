@@ -43,7 +43,13 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
       provide: WebhookEndpointsService,
       inject: [getDataSourceToken(), APP_CONFIG],
       useFactory: (dataSource: DataSource, config: AppConfig) =>
-        new WebhookEndpointsService(dataSource, { secretsKey: config.secretsKey, allowPrivateTargets: config.webhookAllowPrivateTargets }),
+        new WebhookEndpointsService(dataSource, {
+          secretsKey: config.secretsKey,
+          allowPrivateTargets: config.webhookAllowPrivateTargets,
+          dnsServers: config.webhookDnsServers,
+          dnsTimeoutMs: config.webhookDnsTimeoutMs,
+          maxEndpointsPerAccount: config.webhookMaxEndpointsPerAccount,
+        }),
     },
   ],
   exports: [PanelSessionsService],

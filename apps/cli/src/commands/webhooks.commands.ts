@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  WebhookEndpointLimitError,
   WebhookEndpointsService,
   WebhookInputError,
   WebhookNotFoundError,
@@ -18,7 +19,13 @@ export interface CommandOutput {
 }
 
 function service({ dataSource, config }: CliContext): WebhookEndpointsService {
-  return new WebhookEndpointsService(dataSource, { secretsKey: config.secretsKey, allowPrivateTargets: config.webhookAllowPrivateTargets });
+  return new WebhookEndpointsService(dataSource, {
+    secretsKey: config.secretsKey,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+    dnsServers: config.webhookDnsServers,
+    dnsTimeoutMs: config.webhookDnsTimeoutMs,
+    maxEndpointsPerAccount: config.webhookMaxEndpointsPerAccount,
+  });
 }
 
 function requireId(value: string | undefined, what: string): string {
@@ -31,7 +38,7 @@ async function refusals<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof WebhookInputError || error instanceof WebhookNotFoundError || error instanceof WebhookStateError) {
+    if (error instanceof WebhookInputError || error instanceof WebhookNotFoundError || error instanceof WebhookStateError || error instanceof WebhookEndpointLimitError) {
       throw new CliError(error.message);
     }
     throw error;

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
 import { poolQuery } from '@app/database/pool-query';
 import type { DomainEventMessage } from '@app/events';
-import { cancelPendingDeliveries, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
+import { ATTEMPTS_KEPT_PER_ENDPOINT, cancelPendingDeliveries, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import { AUTO_DISABLE_AFTER_FAILURES, type AttemptOutcome } from './retry-policy';
 import type { AttemptResult } from './webhook-sender';
 
@@ -34,7 +34,7 @@ export interface RecordedAttempt {
   disabledEndpoint: boolean;
 }
 
-export const ATTEMPTS_KEPT_PER_ENDPOINT = 100;
+export { ATTEMPTS_KEPT_PER_ENDPOINT };
 
 const INSERT_ATTEMPT = `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
                                  attempted_at, outcome, status_code, error, duration_ms)
@@ -96,11 +96,18 @@ export class DeliveryStore {
 
   /**
    * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint (so one
-   * endpoint's backlog cannot fill every slot) and `limit` in all, oldest due first, skipping rows
+   * endpoint's backlog cannot fill every slot), `perAccount - busyAccounts` per account (so one
+   * tenant's many endpoints cannot either) and `limit` in all, oldest due first, skipping rows
    * another worker is claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so
    * a worker that dies mid-attempt leaves the delivery due again once the lease runs out.
    */
-  async claimDue(limit: number, perEndpoint: number, busy: Map<string, number>, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    perEndpoint: number,
+    busy: Map<string, number>,
+    leaseMs: number,
+    accounts: { perAccount: number; busyAccounts: Map<string, number> } = { perAccount: limit, busyAccounts: new Map() },
+  ): Promise<ClaimedDelivery[]> {
     return poolQuery<ClaimedDelivery>(
       this.dataSource,
       `WITH RECURSIVE pending_endpoints AS (
@@ -113,8 +120,9 @@ export class DeliveryStore {
            FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
        ),
        busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
-       candidates AS (
-         SELECT d.id, d.next_attempt_at
+       busy_accounts AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS b(account_id, in_flight)),
+       per_endpoint AS (
+         SELECT d.id, d.next_attempt_at, e.account_id
            FROM pending_endpoints p
            JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
            LEFT JOIN busy b ON b.endpoint_id = e.id
@@ -124,7 +132,15 @@ export class DeliveryStore {
               ORDER BY wd.next_attempt_at
               LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
            ) d
-          ORDER BY d.next_attempt_at
+       ),
+       ranked AS (
+         SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
+                $8 - coalesce(ba.in_flight, 0) AS account_room
+           FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
+       ),
+       candidates AS (
+         SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
+          ORDER BY next_attempt_at
           LIMIT $4
        ),
        claimed AS (
@@ -137,19 +153,19 @@ export class DeliveryStore {
          FROM claimed c, webhook_endpoints e
         WHERE w.id = c.id AND e.id = w.endpoint_id
        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
-      [[...busy.keys()], [...busy.values()], perEndpoint, limit, leaseMs],
+      [[...busy.keys()], [...busy.values()], perEndpoint, limit, leaseMs, [...accounts.busyAccounts.keys()], [...accounts.busyAccounts.values()], accounts.perAccount],
     );
   }
 
-  /** Makes claimed deliveries that were never attempted due again now, ending their lease early. */
-  async releaseClaims(deliveries: ClaimedDelivery[]): Promise<void> {
+  /** Makes claimed deliveries that were never attempted due again (now, or after `delayMs`), ending their lease early. */
+  async releaseClaims(deliveries: ClaimedDelivery[], delayMs = 0): Promise<void> {
     if (deliveries.length === 0) return;
     await poolQuery(
       this.dataSource,
-      `UPDATE webhook_deliveries d SET next_attempt_at = now()
+      `UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
          FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
         WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
-      [deliveries.map((d) => d.id), deliveries.map((d) => d.attempts)],
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.attempts), delayMs],
     );
   }
 

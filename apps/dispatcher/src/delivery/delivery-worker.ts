@@ -15,6 +15,8 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Attempts in flight per endpoint in this process. */
   perEndpoint: number;
+  /** Attempts in flight per account in this process: one tenant's stuck endpoints cannot take every slot. */
+  perAccount: number;
   /** Successes waiting to be recorded, beyond which no more deliveries are claimed. */
   maxUnrecorded?: number;
   pollIntervalMs: number;
@@ -22,14 +24,18 @@ export interface DeliveryWorkerOptions {
   onAttempt?(result: AttemptResult, plan: AttemptPlan): void;
   onEndpointDisabled?(endpointId: string): void;
   onInFlight?(count: number): void;
+  onDeferred?(delivery: ClaimedDelivery, result: AttemptResult): void;
 }
 
 /** Lease on a claimed delivery: longer than any attempt, so only a dead worker's claims expire. */
 const LEASE_MARGIN_MS = 60_000;
+/** A delivery that never reached its endpoint (no local slot in time; secrets unreadable) is tried again this much later, uncounted. */
+const DEFER_MS = 1_000;
 
 /**
- * Sends due deliveries: claims as many as there are free slots (bounded globally and per
- * endpoint), attempts each, records the outcome, and schedules the retry in PostgreSQL. Woken by
+ * Sends due deliveries: claims as many as there are free slots (bounded globally, per account and
+ * per endpoint, so neither one tenant nor one endpoint can hold every slot), attempts each,
+ * records the outcome, and schedules the retry in PostgreSQL. Woken by
  * NOTIFY on new deliveries, by its own retry timers and by a poll; everything it needs to resume
  * lives in the database, so a restart loses nothing.
  *
@@ -46,6 +52,10 @@ const LEASE_MARGIN_MS = 60_000;
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
+  /** In flight per account. */
+  private readonly busyAccounts = new Map<string, number>();
+  /** Held per account (claimed, not yet sent). */
+  private readonly heldAccounts = new Map<string, number>();
   /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
   private readonly held = new Map<string, ClaimedDelivery[]>();
   private heldCount = 0;
@@ -113,7 +123,10 @@ export class DeliveryWorker {
           if (this.stopped || this.waitingForRecorder) break;
           const room = 2 * concurrency - this.inFlight - this.heldCount;
           if (room <= 0) break;
-          const claimed = await this.store.claimDue(room, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS);
+          const claimed = await this.store.claimDue(room, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS, {
+            perAccount: 2 * this.options.perAccount,
+            busyAccounts: this.claimedPerAccount(),
+          });
           for (const delivery of claimed) this.hold(delivery);
           this.launchHeld();
           if (claimed.length < room) break;
@@ -133,22 +146,37 @@ export class DeliveryWorker {
     return claimed;
   }
 
+  /** In flight or held, per account: the next claim takes at most the rest of each account's share. */
+  private claimedPerAccount(): Map<string, number> {
+    const claimed = new Map(this.busyAccounts);
+    for (const [accountId, count] of this.heldAccounts) claimed.set(accountId, (claimed.get(accountId) ?? 0) + count);
+    return claimed;
+  }
+
   private hold(delivery: ClaimedDelivery): void {
     const queue = this.held.get(delivery.endpoint_id);
     if (queue) queue.push(delivery);
     else this.held.set(delivery.endpoint_id, [delivery]);
     this.heldCount += 1;
+    increment(this.heldAccounts, delivery.account_id, 1);
   }
 
-  /** Sends held deliveries while there are free slots, globally and for their endpoint. */
+  /** Sends held deliveries while there are free slots, globally, for their account and for their endpoint. */
   private launchHeld(): void {
     if (this.stopped || this.heldCount === 0) return;
-    const { concurrency, perEndpoint } = this.options;
+    const { concurrency, perEndpoint, perAccount } = this.options;
     for (const [endpointId, queue] of this.held) {
       if (this.inFlight >= concurrency) return;
-      while (queue.length > 0 && this.inFlight < concurrency && (this.busy.get(endpointId) ?? 0) < perEndpoint) {
+      while (
+        queue.length > 0 &&
+        this.inFlight < concurrency &&
+        (this.busy.get(endpointId) ?? 0) < perEndpoint &&
+        (this.busyAccounts.get(queue[0].account_id) ?? 0) < perAccount
+      ) {
         this.heldCount -= 1;
-        this.launch(queue.shift() as ClaimedDelivery);
+        const delivery = queue.shift() as ClaimedDelivery;
+        increment(this.heldAccounts, delivery.account_id, -1);
+        this.launch(delivery);
       }
       if (queue.length === 0) this.held.delete(endpointId);
     }
@@ -158,6 +186,7 @@ export class DeliveryWorker {
   private async releaseHeld(): Promise<void> {
     const deliveries = [...this.held.values()].flat();
     this.held.clear();
+    this.heldAccounts.clear();
     this.heldCount = 0;
     if (deliveries.length === 0) return;
     try {
@@ -173,16 +202,16 @@ export class DeliveryWorker {
 
   private launch(delivery: ClaimedDelivery): void {
     this.inFlight += 1;
-    this.busy.set(delivery.endpoint_id, (this.busy.get(delivery.endpoint_id) ?? 0) + 1);
+    increment(this.busy, delivery.endpoint_id, 1);
+    increment(this.busyAccounts, delivery.account_id, 1);
     this.options.onInFlight?.(this.inFlight);
     let released = false;
     const release = (): void => {
       if (released) return;
       released = true;
       this.inFlight -= 1;
-      const left = (this.busy.get(delivery.endpoint_id) ?? 1) - 1;
-      if (left > 0) this.busy.set(delivery.endpoint_id, left);
-      else this.busy.delete(delivery.endpoint_id);
+      increment(this.busy, delivery.endpoint_id, -1);
+      increment(this.busyAccounts, delivery.account_id, -1);
       this.options.onInFlight?.(this.inFlight);
       this.launchHeld();
       // Claim again once half of the endpoint's reserve is used, not after every response.
@@ -202,6 +231,7 @@ export class DeliveryWorker {
   private async attempt(delivery: ClaimedDelivery, release: () => void): Promise<void> {
     const result = await this.send(delivery);
     release();
+    if (result.outcome === 'deferred') return this.defer(delivery, result);
     const plan = this.plan(delivery, result);
     const recorded = await this.record(delivery, result, plan);
     this.options.onAttempt?.(result, plan);
@@ -218,12 +248,30 @@ export class DeliveryWorker {
       // Read at claim time: a rotated secret is used from the next attempt on.
       secret = decryptSecret(this.options.secretsKey, delivery.secret_ciphertext, delivery.endpoint_id);
     } catch (error) {
-      return { deliveryId: newId(), attemptedAt: new Date(), durationMs: 0, statusCode: null, error: message(error), outcome: 'failed', retryAfterSeconds: null };
+      // SECRETS_KEY does not open the stored secret: this deployment's fault, not the endpoint's (no failure counted).
+      this.options.logger.error({ error: message(error), endpoint: delivery.endpoint_id }, 'cannot decrypt the endpoint signing secret; check SECRETS_KEY');
+      return { deliveryId: newId(), attemptedAt: new Date(), durationMs: 0, statusCode: null, error: 'signing secret unreadable', outcome: 'deferred', retryAfterSeconds: 60 };
     }
     return this.sender.send({ url: delivery.url, secret, eventType: delivery.event_type, eventId: delivery.event_id, body: delivery.body });
   }
 
+  /**
+   * Nothing reached the endpoint: the delivery is due again shortly, its attempt count and the
+   * endpoint's failure count untouched. If the database is away the lease makes it due instead.
+   */
+  private async defer(delivery: ClaimedDelivery, result: AttemptResult): Promise<void> {
+    this.options.onDeferred?.(delivery, result);
+    const delayMs = result.retryAfterSeconds === null ? DEFER_MS : result.retryAfterSeconds * 1000;
+    try {
+      await this.store.releaseClaims([delivery], delayMs);
+    } catch (error) {
+      this.options.logger.warn({ error: message(error), delivery: delivery.id }, 'could not hand back a deferred delivery; due again when its lease runs out');
+    }
+    this.wakeAt(Date.now() + delayMs);
+  }
+
   private plan(delivery: ClaimedDelivery, result: AttemptResult): AttemptPlan {
+    if (result.outcome === 'deferred') throw new Error('a deferred attempt has no plan');
     if (result.outcome === 'succeeded') return { outcome: 'succeeded', status: 'succeeded', nextAttemptAt: null };
     const retry = delivery.attempts + 1;
     if (result.outcome === 'retry' && retry <= MAX_RETRIES) {
@@ -273,6 +321,12 @@ export class DeliveryWorker {
     timer.unref();
     this.wakeTimers.add(timer);
   }
+}
+
+function increment(counts: Map<string, number>, key: string, by: number): void {
+  const value = (counts.get(key) ?? 0) + by;
+  if (value > 0) counts.set(key, value);
+  else counts.delete(key);
 }
 
 function message(error: unknown): string {

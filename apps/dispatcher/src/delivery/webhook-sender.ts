@@ -5,14 +5,16 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { newId } from '@app/database';
 import {
-  guardedLookup,
   hostOf,
   isPrivateAddress,
   signWebhook,
   TARGET_REFUSED,
+  vettedLookup,
   WEBHOOK_CONTENT_TYPE,
   WEBHOOK_USER_AGENT,
+  WebhookDnsResolver,
   type LookupFunction,
+  type Resolver,
 } from '@app/webhooks';
 import { classifyStatus, parseRetryAfter, type AttemptOutcome } from './retry-policy';
 
@@ -21,10 +23,16 @@ export interface WebhookSenderOptions {
   allowPrivateTargets: boolean;
   /** Sockets per receiver origin (keep-alive pool size); endpoints sharing a host share its pool. */
   maxSocketsPerOrigin: number;
+  /** Longest wait for a socket of this process before the attempt is deferred (default timeoutMs). */
+  slotWaitMs?: number;
   /** An extra trusted CA, added to Node's roots (tests). Production uses NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
-  /** DNS for the connect-time check (tests); defaults to the system resolver. */
-  lookup?: LookupFunction;
+  /** WEBHOOK_DNS_SERVERS: where host names are resolved (default: the system's resolvers). */
+  dnsServers?: string[];
+  /** WEBHOOK_DNS_TIMEOUT_MS (default 3000). */
+  dnsTimeoutMs?: number;
+  /** Host name → addresses (tests); default: a WebhookDnsResolver (c-ares, bounded, cached), never dns.lookup. */
+  resolve?: Resolver;
 }
 
 export interface OutgoingWebhook {
@@ -43,7 +51,11 @@ export interface AttemptResult {
   durationMs: number;
   statusCode: number | null;
   error: string | null;
-  outcome: AttemptOutcome;
+  /**
+   * `deferred`: the request never left this process in time (it waited for a local socket slot).
+   * Not an attempt of the endpoint: nothing was sent, no failure is counted against it.
+   */
+  outcome: AttemptOutcome | 'deferred';
   retryAfterSeconds: number | null;
 }
 
@@ -53,6 +65,7 @@ const DISCARD_TIMEOUT_MS = 2000;
 const AGENT_IDLE_MS = 5 * 60_000;
 
 class AttemptTimeout extends Error {}
+class LocalSlotTimeout extends Error {}
 
 /**
  * One HTTPS POST per attempt, exactly as spec §6.3–6.4: fresh timestamp and signature with the
@@ -68,8 +81,17 @@ export class WebhookSender {
    * connection-pool key on every request (a fifth of the CPU at 1000 deliveries/s).
    */
   private readonly secureContext: SecureContext | undefined;
+  private readonly lookup: LookupFunction;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    let resolve = options.resolve;
+    if (!resolve) {
+      const dns = new WebhookDnsResolver({ servers: options.dnsServers, timeoutMs: options.dnsTimeoutMs ?? 3000 });
+      resolve = (hostname) => dns.resolve(hostname);
+    }
+    // Always our lookup, private targets allowed or not: dns.lookup runs on the libuv thread pool
+    // without a timeout, so one tenant's dead DNS would stall every tenant's connections.
+    this.lookup = vettedLookup(resolve, options.allowPrivateTargets);
     this.secureContext = options.ca ? createSecureContext({ ca: [...rootCertificates, options.ca.toString()] }) : undefined;
     this.sweepTimer = setInterval(() => this.sweep(), 60_000);
     this.sweepTimer.unref();
@@ -117,7 +139,8 @@ export class WebhookSender {
       const settle = (value: AttemptResult): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(deadline);
+        clearTimeout(slotWait);
+        if (deadline) clearTimeout(deadline);
         resolve(value);
       };
       const req = request(url, { method: 'POST', agent: this.agentFor(url), headers }, (res) => {
@@ -133,8 +156,21 @@ export class WebhookSender {
           }),
         );
       });
-      const deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+      // The endpoint's time (DNS, connect, TLS, response headers) starts when the request has a
+      // socket; waiting for one of this process's sockets is bounded separately and is not the
+      // endpoint's failure.
+      let deadline: NodeJS.Timeout | null = null;
+      // A request destroyed before it has a socket reports its error only once it gets one: settle now.
+      const slotWait = setTimeout(() => {
+        settle(result({ statusCode: null, error: 'waited too long for a local connection slot', outcome: 'deferred', retryAfterSeconds: null }));
+        req.destroy(new LocalSlotTimeout());
+      }, this.options.slotWaitMs ?? this.options.timeoutMs);
+      req.once('socket', () => {
+        clearTimeout(slotWait);
+        if (!settled) deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+      });
       req.on('error', (error: NodeJS.ErrnoException) => {
+        if (error instanceof LocalSlotTimeout) return;
         if (error.code === TARGET_REFUSED) return settle(failed(`target refused: ${error.message}`));
         // Timeouts and connection errors (refused, reset, DNS, TLS) are retried (spec §6.5).
         settle(result({ statusCode: null, error: error.message || error.code || 'connection error', outcome: 'retry', retryAfterSeconds: null }));
@@ -163,7 +199,7 @@ export class WebhookSender {
       scheduling: 'lifo',
       timeout: 60_000,
       ...(this.secureContext ? { secureContext: this.secureContext } : {}),
-      ...(this.options.allowPrivateTargets ? {} : { lookup: guardedLookup(this.options.lookup) }),
+      lookup: this.lookup,
     });
     this.agents.set(url.origin, { agent, lastUsed: Date.now() });
     return agent;

@@ -15,6 +15,7 @@ export class DispatcherMetrics {
   readonly attemptDuration: Histogram<'outcome'>;
   readonly inFlight: Gauge;
   readonly endpointsAutoDisabled: Counter;
+  readonly attemptsDeferred: Counter;
 
   constructor() {
     this.registry.setDefaultLabels({ app: 'dispatcher' });
@@ -38,6 +39,11 @@ export class DispatcherMetrics {
       registers,
     });
     this.inFlight = new Gauge({ name: 'webhook_attempts_in_flight', help: 'Attempts in flight in this process', registers });
+    this.attemptsDeferred = new Counter({
+      name: 'webhook_attempts_deferred_total',
+      help: 'Deliveries put back without an attempt (no local connection slot in time, unreadable signing secret): not counted against the endpoint',
+      registers,
+    });
     this.endpointsAutoDisabled = new Counter({ name: 'webhook_endpoints_auto_disabled_total', help: 'Endpoints disabled after 20 consecutive failures', registers });
   }
 

@@ -1,7 +1,16 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { WebhookEndpointAlreadyCreatedError, WebhookEndpointsService, WebhookInputError, WebhookNotFoundError, WebhookStateError } from '@app/webhooks';
+import {
+  TARGET_NOT_ALLOWED,
+  TARGET_UNREACHABLE,
+  WebhookEndpointAlreadyCreatedError,
+  WebhookEndpointLimitError,
+  WebhookEndpointsService,
+  WebhookInputError,
+  WebhookNotFoundError,
+  WebhookStateError,
+} from '@app/webhooks';
 import { Public } from '../../auth/auth.decorators';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH, panelPath } from '../panel-paths';
@@ -28,6 +37,9 @@ function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
     return { field: 'url', message: 'Only https:// addresses are accepted: plain http:// would send your events and their signatures unencrypted. Use an https:// address.' };
   }
   const detail = error.message.slice(error.field.length + 2);
+  // Refused targets say only this much: no resolved address, no hint whether the name exists.
+  if (error.field === 'url' && detail === TARGET_NOT_ALLOWED) return { field: 'url', message: 'This address is not allowed.' };
+  if (error.field === 'url' && detail === TARGET_UNREACHABLE) return { field: 'url', message: 'This address cannot be reached.' };
   const messages: Record<string, string> = {
     url: `This address cannot be used: ${detail}.`,
     events: 'Choose at least one event type to receive.',
@@ -74,8 +86,14 @@ export class PanelWebhooksController {
       this.pages.send(response, panel, endpointCreatedView(created));
     } catch (error) {
       if (error instanceof WebhookEndpointAlreadyCreatedError) return redirectTo(response, withNotice(panelPath('webhooks'), 'endpoint_already_created'));
-      if (!(error instanceof WebhookInputError)) throw error;
-      this.pages.send(response, panel, endpointFormView(panel, { submission, url, description, events, problems: [fieldProblem(error, url)] }));
+      const problem =
+        error instanceof WebhookInputError
+          ? fieldProblem(error, url)
+          : error instanceof WebhookEndpointLimitError
+            ? { field: 'url', message: `This company already has ${error.limit} webhook endpoints, the most it can register. Delete one before adding another.` }
+            : null;
+      if (!problem) throw error;
+      this.pages.send(response, panel, endpointFormView(panel, { submission, url, description, events, problems: [problem] }));
     }
   }
 
