@@ -4,6 +4,7 @@ import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { type AppConfig, loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
+import { OpsServer } from '../../apps/api/src/health/ops-server';
 import { createLogger } from '@app/observability';
 import { freePort } from './browser';
 import { ContractValidator } from './contract';
@@ -78,4 +79,10 @@ export async function startListeningApi(env: Record<string, string> = {}): Promi
   const api = await startApi({ PUBLIC_BASE_URL: base, ...env });
   await api.app.listen(port, '127.0.0.1');
   return { ...api, base };
+}
+
+/** The api's operations port (metrics, detailed readiness) on a free loopback port, as main.ts starts it. */
+export async function opsAgent(api: TestApi): Promise<TestAgent> {
+  const { port } = await api.app.get(OpsServer).listen(0, '127.0.0.1');
+  return request(`http://127.0.0.1:${port}`) as unknown as TestAgent;
 }

@@ -157,6 +157,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
   }
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const opsPort = integer(env, 'OPS_PORT', 9464, 0, 65535);
+  if (opsPort !== 0 && opsPort === port) throw new ConfigError(`OPS_PORT must differ from PORT (${port}): metrics and readiness details must not share the public port`);
   const secretsKeyText = env.SECRETS_KEY ?? DEV_SECRETS_KEY;
   if (secretsKeyText.length < 32) throw new ConfigError('SECRETS_KEY must have at least 32 characters');
   const jwtSigningKeys = parseSigningKeys(env.JWT_SIGNING_KEYS ?? `dev:${DEV_SIGNING_KEY}`);
@@ -165,7 +167,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeEnv,
     port,
     dispatcherPort: integer(env, 'DISPATCHER_PORT', 3001, 0, 65535),
-    opsPort: integer(env, 'OPS_PORT', 9464, 0, 65535),
+    opsPort,
     opsHost: parseOpsHost(env.OPS_HOST),
     databaseUrl: env.DATABASE_URL || EMBEDDED_DATABASE_URL,
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
