@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { SignInService } from '../../apps/api/src/panel/sign-in/sign-in.service';
 import { InvitationsService } from '../../apps/api/src/invitations/invitations.service';
 import { API, startApi, type TestApi } from '../support/api';
-import { createAccount, dataSourceOf } from '../support/fixtures';
+import { newKey } from '../support/catalogue';
+import { createAccount, createTenant, dataSourceOf } from '../support/fixtures';
 import { csrfOf, insertPanelUser, openSignIn, PANEL_PASSWORD, type PanelBrowser, signIn } from '../support/panel';
 
 /**
@@ -22,6 +23,7 @@ describe('rate limits on tenant-triggered work and brute force', () => {
     WEBHOOK_ENDPOINT_CREATES_PER_HOUR: '2',
     INVITATION_ACCEPTS_PER_MINUTE: '3',
     TOKEN_RATE_LIMIT_PER_MINUTE: '3',
+    USER_INVITATIONS_PER_HOUR: '2',
   };
 
   beforeAll(async () => {
@@ -154,6 +156,32 @@ describe('rate limits on tenant-triggered work and brute force', () => {
       expect(csrfOf(home.text)).toBe(person.csrf);
       const colleague = await signIn(api, (await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN')).email);
       expect((await post(colleague, '/panel/credentials/', { name: 'Colleague', scopes: 'accounts:read' })).status).toBe(200);
+    });
+  });
+
+  describe('user invitations (e-mails) per account (API)', () => {
+    it('answers 429 problem details with Retry-After over the limit, sends nothing, and still replays a stored answer', async () => {
+      const tenant = await createTenant(api.app, ['users:read', 'users:invite'], 'Inviting Co');
+      const invitations = async (): Promise<number> =>
+        Number((await dataSource.query('SELECT count(*)::int AS n FROM user_invitations WHERE account_id = $1', [tenant.accountId]))[0].n);
+      const invite = (n: number, key = newKey()) =>
+        api.http.post(`${API}/user-invitations/`).set(tenant.auth).set('Idempotency-Key', key).send({ email: `person-${n}@example.com`, full_name: `Person ${n}`, role: 'OPERATOR' });
+      const firstKey = newKey();
+      expect((await invite(1, firstKey)).status).toBe(201);
+      expect((await invite(2)).status).toBe(201);
+      const limitedKey = newKey();
+      const limited = await invite(3, limitedKey);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(limited.body).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await invitations()).toBe(2);
+      // A replay of an earlier request is its stored answer, not a refusal; a refusal is not stored.
+      const replay = await invite(1, firstKey);
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect((await invite(3, limitedKey)).status).toBe(429);
+      expect(await invitations()).toBe(2);
     });
   });
 

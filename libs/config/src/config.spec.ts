@@ -34,9 +34,10 @@ describe('loadConfig', () => {
       webhookTestEventsPerHour: 30,
       webhookEndpointCreatesPerHour: 20,
       invitationAcceptsPerMinute: 10,
+      userInvitationsPerHour: 20,
     });
     expect(loadConfig({ WEBHOOK_TEST_EVENTS_PER_HOUR: '5', PANEL_POSTS_PER_MINUTE: '7' })).toMatchObject({ webhookTestEventsPerHour: 5, panelPostsPerMinute: 7 });
-    for (const name of ['PANEL_SIGN_IN_ATTEMPTS_PER_IP', 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 'PANEL_POSTS_PER_MINUTE', 'WEBHOOK_TEST_EVENTS_PER_HOUR', 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 'INVITATION_ACCEPTS_PER_MINUTE']) {
+    for (const name of ['PANEL_SIGN_IN_ATTEMPTS_PER_IP', 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 'PANEL_POSTS_PER_MINUTE', 'WEBHOOK_TEST_EVENTS_PER_HOUR', 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 'INVITATION_ACCEPTS_PER_MINUTE', 'USER_INVITATIONS_PER_HOUR']) {
       for (const bad of ['0', '-1', '1.5', 'many']) expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
     }
   });

@@ -69,6 +69,8 @@ export interface AppConfig {
   webhookEndpointCreatesPerHour: number;
   /** Submissions of the invitation password page per client address (IPv6: per /64) per minute. */
   invitationAcceptsPerMinute: number;
+  /** User invitations (each one an e-mail) per account per hour, through the API. */
+  userInvitationsPerHour: number;
   logLevel: string;
   /** Express `trust proxy`: who may set X-Forwarded-For (the client IP of the token endpoint's rate limit). */
   trustProxy: boolean | number | string;
@@ -200,6 +202,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookTestEventsPerHour: integer(env, 'WEBHOOK_TEST_EVENTS_PER_HOUR', 30, 1, 10_000_000),
     webhookEndpointCreatesPerHour: integer(env, 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 20, 1, 10_000_000),
     invitationAcceptsPerMinute: integer(env, 'INVITATION_ACCEPTS_PER_MINUTE', 10, 1, 10_000_000),
+    userInvitationsPerHour: integer(env, 'USER_INVITATIONS_PER_HOUR', 20, 1, 10_000_000),
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };

@@ -4,7 +4,12 @@ import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '../../config/config.module';
 
 /** Limits on work that people and tenants can make the service do (besides the API's own, see RateLimitGuard). */
-export type LimitName = 'panel-post-per-user' | 'webhook-test-per-account' | 'webhook-endpoint-create-per-account' | 'invitation-accept-per-ip';
+export type LimitName =
+  | 'panel-post-per-user'
+  | 'webhook-test-per-account'
+  | 'webhook-endpoint-create-per-account'
+  | 'invitation-accept-per-ip'
+  | 'user-invitations-per-account';
 
 export interface LimitPolicy {
   name: LimitName;
@@ -43,6 +48,7 @@ export class RateLimits {
       { name: 'webhook-test-per-account', points: config.webhookTestEventsPerHour, windowSeconds: 3600 },
       { name: 'webhook-endpoint-create-per-account', points: config.webhookEndpointCreatesPerHour, windowSeconds: 3600 },
       { name: 'invitation-accept-per-ip', points: config.invitationAcceptsPerMinute, windowSeconds: 60 },
+      { name: 'user-invitations-per-account', points: config.userInvitationsPerHour, windowSeconds: 3600 },
     ];
     for (const policy of policies) {
       this.limiters.set(policy.name, { policy, limiter: new RateLimiterMemory({ keyPrefix: policy.name, points: policy.points, duration: policy.windowSeconds }) });
