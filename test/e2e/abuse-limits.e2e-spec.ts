@@ -30,7 +30,11 @@ describe('rate limits on tenant-triggered work and brute force', () => {
     api = await startApi({ ...LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     dataSource = dataSourceOf(api.app);
   });
-  afterAll(() => api.close());
+  const replicas: TestApi[] = [];
+  afterAll(async () => {
+    for (const replica of replicas) await replica.close();
+    await api.close();
+  });
 
   const post = (who: PanelBrowser, path: string, fields: Record<string, string | string[]> = {}) =>
     who.agent.post(path).type('form').send({ _csrf: who.csrf, ...fields });
@@ -73,6 +77,31 @@ describe('rate limits on tenant-triggered work and brute force', () => {
         expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
       } finally {
         verify.mockRestore();
+      }
+    });
+
+    it('holds across api replicas: 30 parallel guesses split over two apps on one database, at most 5 checked', async () => {
+      // Kept open until the suite ends: passport's strategy registry is process-wide, so the last
+      // app started authenticates API tokens for both (a closed one would answer 401).
+      const second = await startApi({ ...LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+      replicas.push(second);
+      const accountId = await createAccount(dataSource, 'Replica Race Co');
+      const target = await insertPanelUser(dataSource, accountId, 'VIEWER');
+      const spies = [jest.spyOn(api.app.get(SignInService), 'verify'), jest.spyOn(second.app.get(SignInService), 'verify')];
+      try {
+        const browsers = [await openSignIn(api), await openSignIn(second)];
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => {
+            const { agent, csrf } = browsers[i % 2];
+            return agent.post('/panel/sign-in/').type('form').send({ _csrf: csrf, email: target.email, password: `wrong-${i}` });
+          }),
+        );
+        expect(answers.filter((res) => res.status !== 429).length).toBeLessThanOrEqual(5);
+        expect(spies[0].mock.calls.length + spies[1].mock.calls.length).toBeLessThanOrEqual(5);
+        const counter = await dataSource.query('SELECT points FROM rate_limit_counters WHERE key = $1', [`panel-sign-in-email:${target.email}`]);
+        expect(counter).toEqual([{ points: 30 }]);
+      } finally {
+        for (const spy of spies) spy.mockRestore();
       }
     });
 

@@ -12,6 +12,7 @@ import { AisPositions1763770000002 } from './1763770000002-AisPositions';
 import { Reports1763770000003 } from './1763770000003-Reports';
 import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
 import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
+import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounters';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   Reports1763770000003,
   PanelSessions1763770100000,
   CompanyAdminInvitations1763770100001,
+  RateLimitCounters1763770600000,
 ];

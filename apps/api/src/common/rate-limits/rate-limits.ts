@@ -1,7 +1,10 @@
 import { Inject, Injectable, SetMetadata } from '@nestjs/common';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { sharedCounter } from './shared-counter';
 
 /** Limits on work that people and tenants can make the service do (besides the API's own, see RateLimitGuard). */
 export type LimitName =
@@ -34,15 +37,15 @@ export const NoPersonLimit = (): MethodDecorator => SetMetadata(NO_PERSON_LIMIT,
 export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 /**
- * Fixed-window counters (rate-limiter-flexible) kept in this process, like the API's limits: with
- * several replicas each one counts on its own (see README). Every check consumes a point before
- * the work is done, so parallel requests cannot all pass a check that reads and then counts.
+ * Fixed-window counters (rate-limiter-flexible) in PostgreSQL, shared by every api replica (see
+ * sharedCounter). Every check consumes a point before the work is done, so parallel requests
+ * cannot all pass a check that reads and then counts.
  */
 @Injectable()
 export class RateLimits {
-  private readonly limiters = new Map<LimitName, { policy: LimitPolicy; limiter: RateLimiterMemory }>();
+  private readonly limiters = new Map<LimitName, { policy: LimitPolicy; limiter: RateLimiterAbstract }>();
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @InjectDataSource() dataSource: DataSource) {
     const policies: LimitPolicy[] = [
       { name: 'panel-post-per-user', points: config.panelPostsPerMinute, windowSeconds: 60 },
       { name: 'webhook-test-per-account', points: config.webhookTestEventsPerHour, windowSeconds: 3600 },
@@ -51,7 +54,7 @@ export class RateLimits {
       { name: 'user-invitations-per-account', points: config.userInvitationsPerHour, windowSeconds: 3600 },
     ];
     for (const policy of policies) {
-      this.limiters.set(policy.name, { policy, limiter: new RateLimiterMemory({ keyPrefix: policy.name, points: policy.points, duration: policy.windowSeconds }) });
+      this.limiters.set(policy.name, { policy, limiter: sharedCounter(dataSource, policy.name, policy.points, policy.windowSeconds) });
     }
   }
 
@@ -70,7 +73,7 @@ export class RateLimits {
     }
   }
 
-  private entry(name: LimitName): { policy: LimitPolicy; limiter: RateLimiterMemory } {
+  private entry(name: LimitName): { policy: LimitPolicy; limiter: RateLimiterAbstract } {
     const entry = this.limiters.get(name);
     if (!entry) throw new Error(`no rate limit ${name}`);
     return entry;
