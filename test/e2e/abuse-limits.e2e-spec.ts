@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { SignInService } from '../../apps/api/src/panel/sign-in/sign-in.service';
 import { InvitationsService } from '../../apps/api/src/invitations/invitations.service';
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
+import { listRoutes } from '../support/routes';
 import { createAccount, createTenant, dataSourceOf } from '../support/fixtures';
 import { csrfOf, insertPanelUser, openSignIn, PANEL_PASSWORD, type PanelBrowser, signIn } from '../support/panel';
 
@@ -185,6 +187,28 @@ describe('rate limits on tenant-triggered work and brute force', () => {
       expect(csrfOf(home.text)).toBe(person.csrf);
       const colleague = await signIn(api, (await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN')).email);
       expect((await post(colleague, '/panel/credentials/', { name: 'Colleague', scopes: 'accounts:read' })).status).toBe(200);
+    });
+  });
+
+  describe('no panel POST route escapes the limits', () => {
+    it('answers 429 on every panel POST route once the person has spent the budget (sign-in and sign-out have their own rules)', async () => {
+      const routes = listRoutes(api.app)
+        .map((r) => r.route)
+        .filter((route) => route.startsWith('POST /panel/'))
+        .sort((a, b) => Number(a === 'POST /panel/sign-out/') - Number(b === 'POST /panel/sign-out/')); // it ends the session: last
+      expect(routes.length).toBeGreaterThanOrEqual(9);
+      const accountId = await createAccount(dataSource, 'Every Route Co');
+      const person = await signIn(api, (await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN')).email);
+      for (let i = 0; i < 8; i += 1) expect((await post(person, '/panel/credentials/', { name: '' })).status).toBe(400); // spent, even on refusals
+      const statuses: Record<string, number> = {};
+      for (const route of routes) {
+        const path = route.slice('POST '.length).replace(/:[a-z_]+/g, randomUUID());
+        statuses[route] = (await post(person, path, { name: 'x', scopes: 'accounts:read', url: 'https://127.0.0.1:9/x', events: 'alarm.created', event_id: randomUUID() })).status;
+      }
+      for (const route of routes) {
+        const expected = route === 'POST /panel/sign-in/' ? 403 /* no sign-in form token: refused before any limit */ : route === 'POST /panel/sign-out/' ? 303 : 429;
+        expect({ route, status: statuses[route] }).toEqual({ route, status: expected });
+      }
     });
   });
 
