@@ -167,6 +167,11 @@ describe('rate limits on tenant-triggered work and brute force', () => {
       expect(await testDeliveries(accountId)).toBe(3);
       expectPanel429(await send(manager));
       expect(await testDeliveries(accountId)).toBe(3);
+      // A manual resend is the same kind of work and shares the budget.
+      const [delivered] = await dataSource.query(`SELECT event_id FROM webhook_deliveries WHERE account_id = $1 AND origin = 'test' LIMIT 1`, [accountId]);
+      expectPanel429(await post(admin, `/panel/webhooks/${endpoint.id}/resend/`, { event_id: delivered.event_id }));
+      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE account_id = $1 AND origin <> 'test'`, [accountId]);
+      expect(n).toBe(0);
     });
   });
 
