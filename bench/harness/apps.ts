@@ -44,7 +44,7 @@ async function startHttpApp(
   const server = ServerProcess.start({
     name,
     script: join(root, script),
-    env: { ...env, PORT: String(port), PUBLIC_BASE_URL: origin },
+    env: { ...env, PORT: String(port), OPS_PORT: '0', PUBLIC_BASE_URL: origin }, // OPS_PORT 0: any free port
     nodeArgs,
     ipc: Boolean(profile),
   });

@@ -3,7 +3,7 @@ import { BrokerUnavailableError, type DomainEventMessage, writeOutboxEvent, type
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { createLogger } from '@app/observability';
-import { startApi, type TestApi } from '../support/api';
+import { opsAgent, startApi, type TestApi } from '../support/api';
 import { tapEvents, type TapQueue } from '../support/broker';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -175,10 +175,11 @@ describe('outbox relay (api → RabbitMQ)', () => {
     }
   });
 
-  it('reports the broker in /health/ready and outbox gauges in /metrics', async () => {
-    const ready = await api.raw.get('/health/ready').expect(200);
+  it('reports the broker in /health/ready and outbox gauges in /metrics (ops port)', async () => {
+    const ops = await opsAgent(api);
+    const ready = await ops.get('/health/ready').expect(200);
     expect(ready.body.checks).toMatchObject({ database: 'ok', broker: 'ok' });
-    const metrics = await api.raw.get('/metrics').expect(200);
+    const metrics = await ops.get('/metrics').expect(200);
     expect(metrics.text).toMatch(/outbox_events_published_total\{app="api"\} [1-9]/);
     expect(metrics.text).toContain('outbox_events_unpublished{app="api"}');
   });

@@ -67,6 +67,7 @@ describe('event pipeline under process faults (built apps as child processes)', 
       WEBHOOK_POLL_INTERVAL_MS: '250',
       OUTBOX_POLL_INTERVAL_MS: '250',
       INGEST_CONSUMER: 'off',
+      OPS_PORT: '0', // the api's ops port: any free one (several apis run at once)
       ...settings,
     };
   }

@@ -1,5 +1,5 @@
 import { assertValidOpenApiDocument } from '../support/contract';
-import { API, startApi, type TestApi } from '../support/api';
+import { API, opsAgent, startApi, type TestApi } from '../support/api';
 import { createAccount, createCredential, createTenant, dataSourceOf, tokenFor, type Tenant } from '../support/fixtures';
 
 describe('platform conventions: errors, validation, paging, index, schema, operations', () => {
@@ -181,12 +181,14 @@ describe('platform conventions: errors, validation, paging, index, schema, opera
   });
 
   describe('operations', () => {
-    it('answers liveness, readiness and Prometheus metrics by route template', async () => {
+    it('answers liveness, readiness and (on the ops port) Prometheus metrics by route template', async () => {
       await api.raw.get('/health/live').expect(200, { status: 'ok' });
-      const ready = await api.raw.get('/health/ready').expect(200);
+      await api.raw.get('/health/ready').expect(200, { status: 'ok' });
+      const ops = await opsAgent(api);
+      const ready = await ops.get('/health/ready').expect(200);
       expect(ready.body.checks.database).toBe('ok');
       await api.http.get(`${API}/accounts/${tenant.accountId}/`).set(tenant.auth).expect(200);
-      const metrics = await api.raw.get('/metrics').expect(200);
+      const metrics = await ops.get('/metrics').expect(200);
       expect(metrics.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/api\/public\/v1\/accounts\/:account_id"/);
       expect(metrics.text).toMatch(/http_requests_total\{[^}]*status="200"/);
     });

@@ -3,7 +3,7 @@ import { connect, type Channel, type ChannelModel, type ConfirmChannel, type Get
 import type { DataSource, QueryRunner } from 'typeorm';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER } from '@app/domain';
 import { TelemetryQueueConsumer } from '../../apps/api/src/telemetry/telemetry-queue.consumer';
-import { startApi, type TestApi } from '../support/api';
+import { opsAgent, startApi, type TestApi } from '../support/api';
 import { createTenant, dataSourceOf } from '../support/fixtures';
 import { backdateLifecycle, point, registerDevice, setThresholds } from '../support/devices';
 
@@ -79,7 +79,7 @@ describe('Gateway telemetry queue (RabbitMQ)', () => {
     expect(t.queue.startsWith(`${process.env.AMQP_PREFIX}.`)).toBe(true);
     const queue = await channel.checkQueue(t.queue);
     expect(queue.consumerCount).toBe(1);
-    const ready = await api.raw.get('/health/ready').expect(200);
+    const ready = await (await opsAgent(api)).get('/health/ready').expect(200);
     expect(ready.body.checks.broker).toBe('ok');
   });
 

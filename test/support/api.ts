@@ -2,8 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { type AppConfig, loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
+import { OpsServer } from '../../apps/api/src/health/ops-server';
 import { createLogger } from '@app/observability';
 import { freePort } from './browser';
 import { ContractValidator } from './contract';
@@ -54,6 +57,9 @@ function checked(agent: TestAgent, validator: ContractValidator): TestAgent {
 export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
   const config = loadConfig({ ...process.env, PUBLIC_BASE_URL: 'http://api.test', ...env });
   const app = await createApiApp(config, createLogger('silent', 'api-test'));
+  // Rate-limit counters live in the run's database: each suite starts with none, as a fresh app did
+  // when they were in memory (otherwise one suite's sign-ins from 127.0.0.1 count in the next).
+  await app.get<DataSource>(getDataSourceToken()).query('DELETE FROM rate_limit_counters');
   const server = app.getHttpServer();
   const raw = request(server) as unknown as TestAgent;
   if (!cachedDocument) {
@@ -78,4 +84,10 @@ export async function startListeningApi(env: Record<string, string> = {}): Promi
   const api = await startApi({ PUBLIC_BASE_URL: base, ...env });
   await api.app.listen(port, '127.0.0.1');
   return { ...api, base };
+}
+
+/** The api's operations port (metrics, detailed readiness) on a free loopback port, as main.ts starts it. */
+export async function opsAgent(api: TestApi): Promise<TestAgent> {
+  const { port } = await api.app.get(OpsServer).listen(0, '127.0.0.1');
+  return request(`http://127.0.0.1:${port}`) as unknown as TestAgent;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfigOrExit } from '@app/config';
 import { migrateDatabase } from '@app/database';
 import { createApiApp } from './bootstrap';
+import { OpsServer } from './health/ops-server';
 import { createLogger } from '@app/observability';
 
 async function main(): Promise<void> {
@@ -11,7 +12,9 @@ async function main(): Promise<void> {
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const app = await createApiApp(config, logger);
   await app.listen(config.port);
-  logger.info({ port: config.port, docs: `${config.publicBaseUrl}/api/public/v1/docs/` }, 'api listening');
+  // Metrics and the detailed readiness report: never on the public port (see OpsServer).
+  const ops = await app.get(OpsServer).listen(config.opsPort, config.opsHost);
+  logger.info({ port: config.port, ops: `${ops.address}:${ops.port}`, docs: `${config.publicBaseUrl}/api/public/v1/docs/` }, 'api listening');
 }
 
 main().catch((error: unknown) => {

@@ -12,8 +12,9 @@ async function main(): Promise<void> {
   const app = await createDispatcherApp(config, logger);
   // SIGTERM: stop consuming, finish the attempts in flight, close (DispatcherModule.beforeApplicationShutdown).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
-  await app.listen(config.dispatcherPort);
-  logger.info({ port: config.dispatcherPort, prefix: config.amqpPrefix }, 'dispatcher running');
+  // Its only HTTP surface is health and metrics: an operations port, bound like the api's (OPS_HOST).
+  await app.listen(config.dispatcherPort, config.opsHost);
+  logger.info({ port: config.dispatcherPort, host: config.opsHost, prefix: config.amqpPrefix }, 'dispatcher running');
 }
 
 main().catch((error: unknown) => {

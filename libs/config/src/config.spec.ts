@@ -50,6 +50,30 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the abuse limits, each a positive integer', () => {
+    expect(loadConfig({})).toMatchObject({
+      panelSignInAttemptsPerIp: 30,
+      panelSignInFailuresPerEmail: 5,
+      panelPostsPerMinute: 60,
+      webhookTestEventsPerHour: 30,
+      webhookEndpointCreatesPerHour: 20,
+      invitationAcceptsPerMinute: 10,
+      userInvitationsPerHour: 20,
+    });
+    expect(loadConfig({ WEBHOOK_TEST_EVENTS_PER_HOUR: '5', PANEL_POSTS_PER_MINUTE: '7' })).toMatchObject({ webhookTestEventsPerHour: 5, panelPostsPerMinute: 7 });
+    for (const name of ['PANEL_SIGN_IN_ATTEMPTS_PER_IP', 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 'PANEL_POSTS_PER_MINUTE', 'WEBHOOK_TEST_EVENTS_PER_HOUR', 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 'INVITATION_ACCEPTS_PER_MINUTE', 'USER_INVITATIONS_PER_HOUR']) {
+      for (const bad of ['0', '-1', '1.5', 'many']) expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
+    }
+  });
+
+  it('puts the operations port on loopback by default, apart from the public port', () => {
+    expect(loadConfig({})).toMatchObject({ opsPort: 9464, opsHost: '127.0.0.1' });
+    expect(loadConfig({ OPS_HOST: '::', OPS_PORT: '9100' })).toMatchObject({ opsPort: 9100, opsHost: '::' });
+    expect(loadConfig({ OPS_PORT: '0', PORT: '0' }).opsPort).toBe(0);
+    expect(() => loadConfig({ OPS_HOST: 'localhost' })).toThrow(/OPS_HOST/);
+    expect(() => loadConfig({ OPS_PORT: '3000' })).toThrow(/OPS_PORT must differ from PORT/);
+  });
+
   it('refuses to start in production without real secrets, naming them', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL, JWT_SIGNING_KEYS, SECRETS_KEY, PUBLIC_BASE_URL/);
   });

@@ -17,6 +17,10 @@ export interface AppConfig {
   nodeEnv: string;
   port: number;
   dispatcherPort: number;
+  /** The api's operations port: Prometheus /metrics and the detailed readiness report. */
+  opsPort: number;
+  /** Address the operations ports (the api's OPS_PORT, the dispatcher's DISPATCHER_PORT) listen on. */
+  opsHost: string;
   databaseUrl: string;
   amqpUrl: string;
   /** Prefix for exchange and queue names, so that several deployments or test runs can share a broker. */
@@ -63,6 +67,20 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
+  /** Panel sign-in attempts per client address (IPv6: per /64) per 15 minutes. */
+  panelSignInAttemptsPerIp: number;
+  /** Failed panel sign-ins per e-mail address per 15 minutes (a success clears them). */
+  panelSignInFailuresPerEmail: number;
+  /** State-changing panel requests (every POST) per signed-in person per minute. */
+  panelPostsPerMinute: number;
+  /** Webhook test events and manual resends per account per hour (panel; the API when it has them). */
+  webhookTestEventsPerHour: number;
+  /** Webhook endpoint registrations per account per hour. */
+  webhookEndpointCreatesPerHour: number;
+  /** Submissions of the invitation password page per client address (IPv6: per /64) per minute. */
+  invitationAcceptsPerMinute: number;
+  /** User invitations (each one an e-mail) per account per hour, through the API. */
+  userInvitationsPerHour: number;
   logLevel: string;
   /** Express `trust proxy`: who may set X-Forwarded-For (the client IP of the token endpoint's rate limit). */
   trustProxy: boolean | number | string;
@@ -100,6 +118,13 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
     if (PROXY_NAMES.has(part) || (isIP(address) !== 0 && prefixOk && extra === undefined)) continue;
     throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges (got "${raw}")`);
   }
+  return value;
+}
+
+/** OPS_HOST: an IP address to bind (default loopback: nothing outside the host or container sees the port). */
+function parseOpsHost(raw: string | undefined): string {
+  const value = (raw ?? '').trim() || '127.0.0.1';
+  if (isIP(value) === 0) throw new ConfigError(`OPS_HOST must be an IP address such as 127.0.0.1, 0.0.0.0 or :: (got "${raw}")`);
   return value;
 }
 
@@ -159,6 +184,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
   }
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const opsPort = integer(env, 'OPS_PORT', 9464, 0, 65535);
+  if (opsPort !== 0 && opsPort === port) throw new ConfigError(`OPS_PORT must differ from PORT (${port}): metrics and readiness details must not share the public port`);
   const secretsKeyText = env.SECRETS_KEY ?? DEV_SECRETS_KEY;
   if (secretsKeyText.length < 32) throw new ConfigError('SECRETS_KEY must have at least 32 characters');
   const jwtSigningKeys = parseSigningKeys(env.JWT_SIGNING_KEYS ?? `dev:${DEV_SIGNING_KEY}`);
@@ -168,6 +195,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeEnv,
     port,
     dispatcherPort: integer(env, 'DISPATCHER_PORT', 3001, 0, 65535),
+    opsPort,
+    opsHost: parseOpsHost(env.OPS_HOST),
     databaseUrl: env.DATABASE_URL || EMBEDDED_DATABASE_URL,
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
     amqpPrefix: env.AMQP_PREFIX || 'coldchain',
@@ -198,6 +227,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: env.SMTP_URL || undefined,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    panelSignInAttemptsPerIp: integer(env, 'PANEL_SIGN_IN_ATTEMPTS_PER_IP', 30, 1, 10_000_000),
+    panelSignInFailuresPerEmail: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 5, 1, 1000),
+    panelPostsPerMinute: integer(env, 'PANEL_POSTS_PER_MINUTE', 60, 1, 10_000_000),
+    webhookTestEventsPerHour: integer(env, 'WEBHOOK_TEST_EVENTS_PER_HOUR', 30, 1, 10_000_000),
+    webhookEndpointCreatesPerHour: integer(env, 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 20, 1, 10_000_000),
+    invitationAcceptsPerMinute: integer(env, 'INVITATION_ACCEPTS_PER_MINUTE', 10, 1, 10_000_000),
+    userInvitationsPerHour: integer(env, 'USER_INVITATIONS_PER_HOUR', 20, 1, 10_000_000),
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };

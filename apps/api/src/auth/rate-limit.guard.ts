@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '@app/config';
 import { ApiError } from '../common/api-error';
+import { clientAddressKey } from '../common/rate-limits/client-address';
 import { APP_CONFIG } from '../config/config.module';
 import type { AuthenticatedRequest } from './principal';
 
@@ -17,9 +18,10 @@ interface Policy {
 }
 
 /**
- * Fixed-window limits (rate-limiter-flexible): per credential on API calls, per client IP on the
- * token endpoint. Runs after the token guard so it knows the credential. Counters live in this
- * process (see README for several replicas). Headers follow the IETF RateLimit header fields draft.
+ * Fixed-window limits (rate-limiter-flexible): per credential on API calls, per client address on
+ * the token endpoint (an IPv6 /64 counts as one address, see clientAddressKey). Runs after the
+ * token guard so it knows the credential. Counters live in this process (see README for several
+ * replicas). Headers follow the IETF RateLimit header fields draft.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -47,7 +49,7 @@ export class RateLimitGuard implements CanActivate {
     let key: string;
     if (isTokenEndpoint) {
       policy = this.tokenPerIp;
-      key = request.ip ?? 'unknown';
+      key = clientAddressKey(request.ip); // an IPv6 /64 is one client
     } else if (request.principal) {
       policy = this.perCredential;
       key = request.principal.credentialId;

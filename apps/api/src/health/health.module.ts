@@ -3,13 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Metrics } from '../observability/metrics';
 import { HealthController } from './health.controller';
+import { OpsServer } from './ops-server';
 import { ReadinessRegistry } from '@app/observability';
 
 @Global()
 @Module({
   controllers: [HealthController],
-  providers: [ReadinessRegistry, { provide: Metrics, useFactory: () => new Metrics('api') }],
-  exports: [ReadinessRegistry, Metrics],
+  providers: [ReadinessRegistry, { provide: Metrics, useFactory: () => new Metrics('api') }, OpsServer],
+  exports: [ReadinessRegistry, Metrics, OpsServer],
 })
 export class HealthModule implements OnModuleInit {
   constructor(

@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOperation, ApiPar
 import { CurrentAccount, CurrentPrincipal, Scopes } from '../auth/auth.decorators';
 import type { AuthenticatedRequest, Principal } from '../auth/principal';
 import { Idempotent } from '../common/idempotency/idempotent.decorator';
+import { AccountRateLimit } from '../common/rate-limits/account-rate-limit';
 import { problemResponse } from '../common/openapi-responses';
 import { Paginator } from '../common/paginator';
 import { ApiPageResponse, PageQueryDto, type Page } from '../common/paging';
@@ -38,7 +39,7 @@ export class InvitationsController {
   @ApiOperation({
     summary: 'Invite a user',
     description:
-      'E-mails the person a single-use link (valid 7 days) to the service-hosted password page; setting a password there creates the user with the invited role. The token is never returned. Refused for an address that already belongs to a user (`user_exists`) or has a pending invitation to this account (`already_invited`), and for `COMPANY_ADMIN` (`role_not_assignable`).',
+      'E-mails the person a single-use link (valid 7 days) to the service-hosted password page; setting a password there creates the user with the invited role. The token is never returned. Each account may send 20 invitations per hour by default (429 `rate_limited` with `Retry-After` beyond; a replay of an earlier request is not counted). Refused for an address that already belongs to a user (`user_exists`) or has a pending invitation to this account (`already_invited`), and for `COMPANY_ADMIN` (`role_not_assignable`).',
   })
   @ApiBody({
     type: CreateInvitationDto,
@@ -53,6 +54,7 @@ export class InvitationsController {
     ),
   )
   @ApiResponse(problemResponse(503, 'The e-mail could not be sent; nothing was created (`email_delivery_failed`). Retry after `Retry-After` seconds.'))
+  @AccountRateLimit('user-invitations-per-account') // each invitation is an e-mail: inside @Idempotent (replays are not counted)
   @Idempotent() // applied first: the fuller 409 description above replaces its generic one
   async create(@CurrentAccount() accountId: string, @CurrentPrincipal() principal: Principal, @Body() body: CreateInvitationDto): Promise<InvitationDto> {
     return InvitationDto.from(await this.invitations.create(accountId, principal.credentialId, body));

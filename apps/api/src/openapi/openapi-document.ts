@@ -54,8 +54,10 @@ stored status and body with \`Idempotent-Replayed: true\`; the same key with a d
 
 ## Rate limits
 Per credential: by default 1200 requests per minute (per API replica); the token endpoint: 60 per
-minute per client IP. Responses carry \`RateLimit-Policy\` and \`RateLimit\` (IETF draft); a 429
-carries \`Retry-After\` (seconds).
+minute per client address (an IPv6 /64 counts as one address). Responses carry
+\`RateLimit-Policy\` and \`RateLimit\` (IETF draft); a 429 carries \`Retry-After\` (seconds).
+Operations that send something on the account's behalf have a budget per account as well: user
+invitations (each an e-mail), by default 20 per hour; a replay of an idempotent request is not counted.
 
 ## Shipments, share links and reports
 Shipment ids are integers. A shipment is active from its creation (its tracking window starts then)

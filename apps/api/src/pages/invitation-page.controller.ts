@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/auth.decorators';
@@ -8,6 +8,7 @@ import { passwordProblems } from '../invitations/password-policy';
 import { sendPage } from './html';
 import { acceptedView, linkProblemView, passwordFormView } from './invitation-page.views';
 import { PageErrorFilter } from './page-error.filter';
+import { InvitationAcceptLimitGuard } from './page-rate-limit.guard';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -36,6 +37,7 @@ export class InvitationPageController {
   }
 
   @Post()
+  @UseGuards(InvitationAcceptLimitGuard)
   async submit(@Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     const token = text(body.token);
     const check = await this.invitations.check(token);

@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { sendPage } from './html';
+import { html, sendPage } from './html';
 import { unexpectedErrorView } from './invitation-page.views';
+import { PageRateLimited } from './page-rate-limit.guard';
 
 /** A person is reading these pages: an unexpected failure is an HTML page, not problem JSON. */
 @Catch()
@@ -9,8 +10,15 @@ export class PageErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HostedPages');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     const response = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof PageRateLimited) {
+      if (response.headersSent) return;
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+      const wait = Math.max(1, Math.ceil(exception.retryAfterSeconds / 60));
+      const body = html`<h1>Too many attempts</h1><p role="alert">Nothing was changed. Wait ${wait} minute${wait === 1 ? '' : 's'} and try again.</p>`;
+      return sendPage(response, 429, 'Too many attempts', body);
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     if (response.headersSent) return;
     const view = unexpectedErrorView();
     sendPage(response, 500, view.title, view.body);

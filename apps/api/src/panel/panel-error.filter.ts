@@ -1,10 +1,10 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { WebhookNotFoundError } from '@app/webhooks';
-import { PanelCsrfRejected, PanelForbidden, PanelNotFound, PanelSignInRequired } from './panel-errors';
+import { PanelCsrfRejected, PanelForbidden, PanelNotFound, PanelRateLimited, PanelSignInRequired } from './panel-errors';
 import { SIGN_IN_PATH } from './panel-paths';
 import type { PanelRequest } from './session/panel-context';
-import { csrfRejectedView, forbiddenView, notFoundView, unexpectedErrorView } from './views/error.views';
+import { csrfRejectedView, forbiddenView, notFoundView, rateLimitedView, unexpectedErrorView } from './views/error.views';
 import { redirectTo } from './views/layout';
 import { PanelPages } from './views/panel-pages';
 
@@ -28,6 +28,10 @@ export class PanelErrorFilter implements ExceptionFilter {
       return redirectTo(response, search ? `${SIGN_IN_PATH}?${search}` : SIGN_IN_PATH);
     }
     if (exception instanceof PanelForbidden) return this.pages.send(response, context, forbiddenView());
+    if (exception instanceof PanelRateLimited) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+      return this.pages.send(response, context, rateLimitedView(exception.retryAfterSeconds));
+    }
     if (exception instanceof PanelCsrfRejected) return this.pages.send(response, context, csrfRejectedView(context !== null));
     if (exception instanceof PanelNotFound || exception instanceof WebhookNotFoundError) return this.pages.send(response, context, notFoundView());
     if (exception instanceof HttpException && exception.getStatus() === 404) return this.pages.send(response, context, notFoundView());

@@ -13,3 +13,10 @@ export class PanelCsrfRejected extends Error {}
 
 /** No such record in the signed-in company (another company's record is "not found" too). */
 export class PanelNotFound extends Error {}
+
+/** Too many requests of this person or company in the current window; nothing was done. */
+export class PanelRateLimited extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`panel rate limit reached; retry after ${retryAfterSeconds} s`);
+  }
+}

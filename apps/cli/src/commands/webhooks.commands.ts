@@ -18,6 +18,12 @@ export interface CommandOutput {
   human: string;
 }
 
+/**
+ * Not rate limited, unlike the same actions in the panel: the CLI is the operator's tool, run with
+ * DATABASE_URL and SECRETS_KEY on a host tenants cannot reach, so a limit here would guard against
+ * nobody (the operator can write the rows directly), and each run is a new process whose counters
+ * would start empty anyway.
+ */
 function service({ dataSource, config }: CliContext): WebhookEndpointsService {
   return new WebhookEndpointsService(dataSource, {
     secretsKey: config.secretsKey,

@@ -3,7 +3,10 @@ import type { Response } from 'express';
 import { DispatcherMetrics } from '../observability/metrics';
 import { ReadinessRegistry } from '@app/observability';
 
-/** The dispatcher's only HTTP surface, on DISPATCHER_PORT. */
+/**
+ * The dispatcher's only HTTP surface, on DISPATCHER_PORT: an operations port (like the api's
+ * OPS_PORT), listening on OPS_HOST (default 127.0.0.1), never published.
+ */
 @Controller()
 export class HealthController {
   constructor(

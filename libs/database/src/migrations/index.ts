@@ -13,6 +13,7 @@ import { Reports1763770000003 } from './1763770000003-Reports';
 import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
 import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
 import { WebhookDeliveryRetention1763770300000 } from './1763770300000-WebhookDeliveryRetention';
+import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounters';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   PanelSessions1763770100000,
   CompanyAdminInvitations1763770100001,
   WebhookDeliveryRetention1763770300000,
+  RateLimitCounters1763770600000,
 ];

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@app/config';
 import { Public } from '../../auth/auth.decorators';
+import { NoPersonLimit } from '../../common/rate-limits/rate-limits';
 import { APP_CONFIG } from '../../config/config.module';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PanelCsrfRejected } from '../panel-errors';
@@ -55,16 +56,14 @@ export class SignInController {
       const view = signInView({ csrfToken, email, next, error: null, missing: { email: !email, password: !password }, status: 400 });
       return this.pages.send(response, null, view);
     }
-    const throttle = await this.throttle.attempt(request.ip ?? 'unknown', email);
+    // Counted before the password check: parallel guesses cannot all pass (see SignInThrottle).
+    const throttle = await this.throttle.attempt(request.ip, email);
     if (!throttle.allowed) {
       response.set('Retry-After', String(throttle.retryAfterSeconds));
       return this.pages.send(response, null, throttledView(csrfToken, email, next, throttle.retryAfterSeconds));
     }
     const user = await this.signIn.verify(email, password);
-    if (!user) {
-      await this.throttle.failed(email);
-      return this.pages.send(response, null, signInView({ csrfToken, email, next, error: BAD_CREDENTIALS, missing: { email: false, password: false }, status: 400 }));
-    }
+    if (!user) return this.pages.send(response, null, signInView({ csrfToken, email, next, error: BAD_CREDENTIALS, missing: { email: false, password: false }, status: 400 }));
     await this.throttle.succeeded(email);
     const token = await this.sessions.start(user.userId, user.accountId);
     clearCookie(response, this.config, SIGN_IN_COOKIE);
@@ -74,6 +73,7 @@ export class SignInController {
 
   @Post('sign-out')
   @UseGuards(PanelSessionGuard)
+  @NoPersonLimit()
   async signOut(@Panel() panel: PanelContext, @Res() response: Response): Promise<void> {
     await this.sessions.endById(panel.sessionId);
     clearCookie(response, this.config, SESSION_COOKIE);

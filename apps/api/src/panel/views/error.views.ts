@@ -29,3 +29,15 @@ export const unexpectedErrorView = (): PanelView => ({
   title: 'Something went wrong',
   body: html`<h1>Something went wrong</h1><p role="alert">Nothing may have been saved. Please try again in a few minutes.</p>`,
 });
+
+export const rateLimitedView = (retryAfterSeconds: number): PanelView => {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return {
+    status: 429,
+    title: 'Too many requests',
+    body: html`<h1>Too many requests</h1>
+<p role="alert">Nothing was changed: too many changes were sent in a short time. Wait ${wait} and try again.</p>
+<p><a href="${panelPath()}">Back to the overview</a></p>`,
+  };
+};

@@ -12,6 +12,7 @@ import {
   WebhookStateError,
 } from '@app/webhooks';
 import { Public } from '../../auth/auth.decorators';
+import { AccountLimit } from '../../common/rate-limits/rate-limits';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH, panelPath } from '../panel-paths';
 import { WEBHOOK_ROLES } from '../panel-roles';
@@ -52,6 +53,8 @@ function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
  * Settings → Webhooks (spec §6.1) for company administrators and managers, on top of the shared
  * endpoint service: every call is scoped to the signed-in company's account, so another company's
  * endpoint is "not found". Signing secrets appear only on the responses that create them.
+ * Registering endpoints and sending test events or resends make the service work (and send
+ * requests to an address the tenant chose): they are limited per company (`@AccountLimit`).
  */
 @Public()
 @ApiExcludeController()
@@ -76,6 +79,7 @@ export class PanelWebhooksController {
   }
 
   @Post()
+  @AccountLimit('webhook-endpoint-create-per-account')
   async create(@Panel() panel: PanelContext, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     const url = formText(body.url).trim();
     const description = formText(body.description);
@@ -105,12 +109,14 @@ export class PanelWebhooksController {
   }
 
   @Post(':endpoint_id/test')
+  @AccountLimit('webhook-test-per-account')
   async sendTest(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
     const notice = await this.outcome(() => this.endpoints.sendTestEvent(panel.account.id, endpointId), 'test_queued');
     redirectTo(response, withNotice(panelPath('webhooks', endpointId), notice));
   }
 
   @Post(':endpoint_id/resend')
+  @AccountLimit('webhook-test-per-account')
   async resend(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     await this.endpoints.get(panel.account.id, endpointId);
     const notice = await this.outcome(() => this.endpoints.resend(panel.account.id, endpointId, formText(body.event_id)), 'resend_queued');

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+interface Service {
+  environment?: Record<string, string>;
+  ports?: string[];
+  expose?: string[];
+  healthcheck?: { test: string[] };
+}
+
+const compose = parse(readFileSync(join(process.cwd(), 'docker/docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const dockerfile = (app: string): string => readFileSync(join(process.cwd(), `docker/Dockerfile.${app}`), 'utf8');
+
+/** The compose stack must never publish an operations port (metrics, detailed readiness). */
+describe('docker compose: operations ports stay on the compose network', () => {
+  const { api, dispatcher } = compose.services;
+
+  it('publishes only the api public port', () => {
+    expect(api.ports).toEqual(['3000:3000']);
+    expect(dispatcher.ports).toBeUndefined();
+    for (const service of Object.values(compose.services)) {
+      for (const mapping of service.ports ?? []) expect(mapping).not.toMatch(/\b(9464|3001)\b/);
+    }
+  });
+
+  it('listens on the compose network for Prometheus and checks health on the ops ports', () => {
+    expect(api.environment?.OPS_HOST).toBe('0.0.0.0');
+    expect(api.environment?.OPS_PORT).toBe('9464');
+    expect(dispatcher.environment?.DISPATCHER_PORT).toBe('3001');
+    expect(api.healthcheck?.test.join(' ')).toContain('http://127.0.0.1:9464/health/ready');
+    expect(dispatcher.healthcheck?.test.join(' ')).toContain('http://127.0.0.1:3001/health/ready');
+  });
+
+  it('does not EXPOSE an operations port in the images (docker run -P would publish it)', () => {
+    expect(dockerfile('api')).toMatch(/^EXPOSE 3000$/m);
+    expect(dockerfile('api')).not.toMatch(/^EXPOSE .*9464/m);
+    expect(dockerfile('api')).toContain("(process.env.OPS_PORT||9464)+'/health/ready'");
+    expect(dockerfile('dispatcher')).not.toMatch(/^EXPOSE/m);
+  });
+});
