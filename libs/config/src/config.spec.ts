@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { ConfigError, EMBEDDED_DATABASE_URL, loadConfig } from './config';
 
 describe('loadConfig', () => {
@@ -76,6 +79,42 @@ describe('loadConfig', () => {
 
   it('refuses to start in production without real secrets, naming them', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL, JWT_SIGNING_KEYS, SECRETS_KEY, PUBLIC_BASE_URL/);
+  });
+
+  describe('production refuses known secrets', () => {
+    const real = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/x',
+      PUBLIC_BASE_URL: 'https://api.example.net',
+      JWT_SIGNING_KEYS: 'k1:Qm9v3xR7tLp2ZcWd8YhNa4FsKe6GjU1o',
+      SECRETS_KEY: 'Vt5Rz8Lq2Xn7Bw4Ck9Jm3Hf6Dp1Gs0Ya',
+    };
+    const compose = parse(readFileSync(join(process.cwd(), 'docker/docker-compose.yml'), 'utf8'), { merge: true }) as {
+      'x-app-env': Record<string, string>;
+    };
+    /** `${NAME:-default}` in the compose file: the value a trial start without an env file gets. */
+    const composeDefault = (name: string): string => /:-([^}]*)\}/.exec(compose['x-app-env'][name])?.[1] ?? '';
+
+    it('starts with random secrets', () => {
+      expect(loadConfig(real).nodeEnv).toBe('production');
+    });
+
+    it.each([
+      ['the compose placeholder SECRETS_KEY', { SECRETS_KEY: composeDefault('SECRETS_KEY') }, /SECRETS_KEY/],
+      ['the compose placeholder JWT_SIGNING_KEYS', { JWT_SIGNING_KEYS: composeDefault('JWT_SIGNING_KEYS') }, /JWT_SIGNING_KEYS/],
+      ['the development SECRETS_KEY', { SECRETS_KEY: 'dev-only-secrets-key-change-me-0123456789abcdef' }, /SECRETS_KEY/],
+      ['the development signing key as a second key', { JWT_SIGNING_KEYS: `${real.JWT_SIGNING_KEYS},dev:dev-only-signing-key-change-me-0123456789abcdef` }, /JWT_SIGNING_KEYS/],
+      ['a key without variety', { SECRETS_KEY: 'a'.repeat(48) }, /SECRETS_KEY/],
+    ])('refuses %s with a clear message', (_name, override, message) => {
+      expect(composeDefault('SECRETS_KEY')).not.toBe('');
+      expect(() => loadConfig({ ...real, ...override })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...real, ...override })).toThrow(message);
+      expect(() => loadConfig({ ...real, ...override })).toThrow(/random secret of at least 32 characters/);
+    });
+
+    it('keeps the development keys outside production', () => {
+      expect(() => loadConfig({ SECRETS_KEY: composeDefault('SECRETS_KEY') })).not.toThrow();
+    });
   });
 
   it.each([

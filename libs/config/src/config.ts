@@ -167,6 +167,30 @@ function parseRetrySchedule(raw: string | undefined): number[] {
   return values;
 }
 
+/** Markers of the development keys and of the placeholders shipped in docker/docker-compose.yml. */
+const PLACEHOLDER_SECRET = /change-?me|placeholder|dev-only|example|insecure|not-?secret/i;
+
+/**
+ * A secret that is public knowledge (a development key, the compose file's placeholder) or has
+ * almost no variety (`aaaa…`, `0123…` repeated) protects nothing: production refuses it at start
+ * instead of signing tokens and encrypting webhook secrets with it.
+ */
+function refusePlaceholderSecrets(env: Env): void {
+  const secrets: Array<[string, string]> = [['SECRETS_KEY', env.SECRETS_KEY ?? '']];
+  for (const entry of (env.JWT_SIGNING_KEYS ?? '').split(',')) {
+    const separator = entry.indexOf(':');
+    secrets.push(['JWT_SIGNING_KEYS', (separator > 0 ? entry.slice(separator + 1) : entry).trim()]);
+  }
+  for (const [name, value] of secrets) {
+    const known = value === DEV_SECRETS_KEY || value === DEV_SIGNING_KEY || PLACEHOLDER_SECRET.test(value);
+    if (known || new Set(value).size < 10) {
+      throw new ConfigError(
+        `NODE_ENV=production refuses the placeholder or development value of ${name}: set a random secret of at least 32 characters (for example the output of \`openssl rand -base64 48\`)`,
+      );
+    }
+  }
+}
+
 /**
  * Reads and validates the environment once at boot. In production every secret must be set
  * explicitly; elsewhere development defaults keep `npm start` a one-command affair.
@@ -182,6 +206,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     if (missing.length > 0) {
       throw new ConfigError(`NODE_ENV=production requires these settings: ${missing.join(', ')}`);
     }
+    refusePlaceholderSecrets(env);
   }
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const opsPort = integer(env, 'OPS_PORT', 9464, 0, 65535);
