@@ -58,7 +58,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, undefined, config.databaseTimeouts)),
         CommonModule,
         HealthModule,
         AuthModule,

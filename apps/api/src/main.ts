@@ -8,7 +8,7 @@ import { createLogger } from '@app/observability';
 async function main(): Promise<void> {
   const config = loadConfigOrExit('api');
   const logger = createLogger(config.logLevel, 'api');
-  const applied = await migrateDatabase(config.databaseUrl);
+  const applied = await migrateDatabase(config.databaseUrl, config.databaseTimeouts);
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const app = await createApiApp(config, logger);
   await app.listen(config.port);

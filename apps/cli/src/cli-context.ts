@@ -13,7 +13,8 @@ export interface CliContext {
 /** Opens the database (migrating it first, under the advisory lock) for the duration of one command. */
 export async function withContext<T>(run: (context: CliContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const dataSource = createDataSource(config.databaseUrl, 3);
+  // Operator commands (migrations, demo seeding) may run long statements: only waits are bounded.
+  const dataSource = createDataSource(config.databaseUrl, 3, { ...config.databaseTimeouts, statementTimeoutMs: 0 });
   try {
     await dataSource.initialize();
   } catch (error) {

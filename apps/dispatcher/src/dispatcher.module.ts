@@ -25,7 +25,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
     return {
       module: DispatcherModule,
       // Attempts hold a connection only to record their outcome; a quarter of the slots is plenty.
-      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4))))],
+      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4)), config.databaseTimeouts))],
       controllers: [HealthController],
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },

@@ -7,7 +7,7 @@ import { createLogger } from '@app/observability';
 async function main(): Promise<void> {
   const config = loadConfigOrExit('dispatcher');
   const logger = createLogger(config.logLevel, 'dispatcher');
-  const applied = await migrateDatabase(config.databaseUrl);
+  const applied = await migrateDatabase(config.databaseUrl, config.databaseTimeouts);
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   const app = await createDispatcherApp(config, logger);
   // SIGTERM: stop consuming, finish the attempts in flight, close (DispatcherModule.beforeApplicationShutdown).

@@ -22,6 +22,8 @@ export interface AppConfig {
   /** Address the operations ports (the api's OPS_PORT, the dispatcher's DISPATCHER_PORT) listen on. */
   opsHost: string;
   databaseUrl: string;
+  /** Bounded waits on PostgreSQL: pool checkout, one statement, an idle open transaction. */
+  databaseTimeouts: { connectionTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
   amqpUrl: string;
   /** Prefix for exchange and queue names, so that several deployments or test runs can share a broker. */
   amqpPrefix: string;
@@ -223,6 +225,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     opsPort,
     opsHost: parseOpsHost(env.OPS_HOST),
     databaseUrl: env.DATABASE_URL || EMBEDDED_DATABASE_URL,
+    databaseTimeouts: {
+      connectionTimeoutMs: integer(env, 'DB_CONNECTION_TIMEOUT_MS', 5000, 100, 600_000),
+      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      idleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    },
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
     amqpPrefix: env.AMQP_PREFIX || 'coldchain',
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),

@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject 
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from './api-error';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { OAuthError } from '../auth/oauth-error';
 import { LOGGER, type AppLogger } from '@app/observability';
 
@@ -99,6 +100,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         ]);
       }
       return new ApiError(status, FRAMEWORK_CODES[status]?.[0] ?? 'validation_failed', 'Bad request', 'The request body could not be read.');
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return new ApiError(503, 'service_unavailable', 'Service unavailable', 'The service is busy; retry shortly.', undefined, { 'Retry-After': '1' });
     }
     return new ApiError(500, 'internal_error', 'Internal error', 'Unexpected failure; quote error_id to support.');
   }
