@@ -54,13 +54,14 @@ describe('outbox relay (api → RabbitMQ)', () => {
   const publishedAt = async (eventId: string): Promise<Date | null> =>
     (await dataSource.query('SELECT published_at FROM outbox_events WHERE id = $1', [eventId]))[0].published_at;
 
-  function extraRelay(amqpUrl = api.config.amqpUrl): OutboxRelay {
+  function extraRelay(amqpUrl = api.config.amqpUrl, confirmTimeoutMs?: number): OutboxRelay {
     const extra = new OutboxRelay(dataSource, {
       databaseUrl: api.config.databaseUrl,
       amqpUrl,
       amqpPrefix: prefix,
       pollIntervalMs: 60_000,
       batchSize: 7,
+      confirmTimeoutMs,
       logger: createLogger('silent', 'relay-test'),
     });
     extraRelays.push(extra);
@@ -154,6 +155,43 @@ describe('outbox relay (api → RabbitMQ)', () => {
       );
     } finally {
       await isolated.stop();
+      await proxy.down();
+      relay.start();
+      await relay.waitUntilConnected();
+    }
+  });
+
+  it('gives up on a broker that blocks publishers within its bound, rolls back, stops promptly, and publishes once the broker takes messages again', async () => {
+    const broker = new URL(api.config.amqpUrl);
+    const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
+    await proxy.up();
+    const proxied = new URL(api.config.amqpUrl);
+    proxied.port = String(proxy.port);
+    await relay.stop();
+    try {
+      const blocked = extraRelay(proxied.toString(), 800);
+      blocked.start();
+      await blocked.waitUntilConnected();
+      proxy.stall(); // the broker reads nothing more: publishes are never confirmed
+      const waiting = await write(event({ aggregateId: 'blocked' }));
+      const started = Date.now();
+      await expect(blocked.flush()).rejects.toThrow(/confirm/);
+      expect(Date.now() - started).toBeLessThan(5000); // a hang guard: the bound is 800 ms
+      expect(await publishedAt(waiting.id)).toBeNull();
+      // SIGTERM while the broker still blocks: the drain ends within the bound.
+      const stopping = Date.now();
+      await blocked.stop();
+      expect(Date.now() - stopping).toBeLessThan(5000);
+      expect(received(waiting.id)).toHaveLength(0);
+
+      proxy.resume();
+      const recovered = extraRelay(proxied.toString(), 800);
+      recovered.start();
+      await waitFor('the rolled-back row to be published', async () => (await publishedAt(waiting.id)) !== null, 30_000);
+      await waitFor('the row on the exchange', () => received(waiting.id).length >= 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received(waiting.id)).toHaveLength(1);
+    } finally {
       await proxy.down();
       relay.start();
       await relay.waitUntilConnected();

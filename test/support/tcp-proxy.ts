@@ -2,11 +2,15 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy in front of a real service, to simulate it going away without touching it:
- * `down()` drops every connection and refuses new ones; `up()` listens again on the same port.
+ * `down()` drops every connection and refuses new ones; `up()` listens again on the same port;
+ * `stall()` keeps every connection open but forwards nothing the clients send (as a broker that
+ * blocks publishers, or a network that black-holes packets) until `resume()`.
  */
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Map<Socket, Socket>();
+  private stalled = false;
   port = 0;
 
   constructor(
@@ -22,8 +26,14 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
+      upstream.pipe(client);
+      this.pairs.set(client, upstream);
+      if (!this.stalled) client.pipe(upstream);
+      else client.pause();
+      client.on('close', () => {
+        this.pairs.delete(client);
+        upstream.destroy();
+      });
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve, reject) => {
@@ -32,6 +42,22 @@ export class TcpProxy {
     });
     this.port = (server.address() as { port: number }).port;
     this.server = server;
+  }
+
+  stall(): void {
+    this.stalled = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      client.pause();
+    }
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const [client, upstream] of this.pairs) {
+      client.pipe(upstream);
+      client.resume();
+    }
   }
 
   async down(): Promise<void> {

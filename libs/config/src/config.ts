@@ -64,6 +64,8 @@ export interface AppConfig {
   outboxRelayEnabled: boolean;
   /** Fallback scan of the outbox (LISTEN/NOTIFY wakes the relay at once). */
   outboxPollIntervalMs: number;
+  /** Longest wait for RabbitMQ to confirm an outbox batch before it is rolled back and retried. */
+  outboxConfirmTimeoutMs: number;
   /** Published outbox rows are kept this long for diagnosis, then deleted by the api's housekeeping. */
   outboxRetentionDays: number;
   smtpUrl: string | undefined;
@@ -255,6 +257,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
     outboxRelayEnabled: switchedOn(env.OUTBOX_RELAY),
     outboxPollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    outboxConfirmTimeoutMs: integer(env, 'OUTBOX_CONFIRM_TIMEOUT_MS', 10_000, 100, 600_000),
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),

@@ -16,6 +16,8 @@ export interface BrokerConnectionOptions {
   logger?: BrokerLogger;
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /** Longest wait for the broker to acknowledge a close (a blocked broker may never): then the socket is destroyed. */
+  closeTimeoutMs?: number;
 }
 
 /** Thrown by callers that need the broker while it is down. */
@@ -74,7 +76,31 @@ export class BrokerConnection {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const model = this.model;
     this.model = null;
-    if (model) await model.close().catch(() => undefined);
+    if (model) await this.close(model);
+  }
+
+  /**
+   * Drops the current connection and connects again: for a caller that cannot trust its channel
+   * any more (publishes whose confirms never came). Never waits longer than `closeTimeoutMs`.
+   */
+  async reset(): Promise<void> {
+    const model = this.model;
+    if (!model) return;
+    this.lost(model);
+    // No polite close: the broker is not reading. A reset (RST) also makes it discard what it has
+    // not read yet, so the unconfirmed publishes are not routed later behind the caller's back.
+    abort(model);
+  }
+
+  /** Closes politely, or destroys the socket when the broker does not answer the close in time. */
+  private async close(model: ChannelModel): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.options.closeTimeoutMs ?? 2000);
+    });
+    const outcome = await Promise.race([model.close().then(() => 'closed' as const, () => 'closed' as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') abort(model);
   }
 
   private async connect(): Promise<void> {
@@ -131,4 +157,12 @@ export class BrokerConnection {
     this.retryTimer = setTimeout(() => void this.connect(), delay);
     this.retryTimer.unref();
   }
+}
+
+/** Drops the connection's socket with a TCP reset, whatever the broker is doing. */
+function abort(model: ChannelModel): void {
+  const stream = (model as unknown as { connection?: { stream?: { resetAndDestroy?(): void; destroy(): void } } }).connection?.stream;
+  if (!stream) return;
+  if (typeof stream.resetAndDestroy === 'function') stream.resetAndDestroy();
+  else stream.destroy();
 }

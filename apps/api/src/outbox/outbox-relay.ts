@@ -13,6 +13,12 @@ export interface OutboxRelayOptions {
   amqpPrefix: string;
   pollIntervalMs: number;
   batchSize?: number;
+  /**
+   * Longest wait for the broker to take a batch (socket drain and publisher confirms). A broker
+   * that blocks publishers (memory or disk alarm) never confirms: the batch is rolled back, the
+   * connection replaced, and the rows go out on a later pass. Bounds a SIGTERM drain as well.
+   */
+  confirmTimeoutMs?: number;
   logger: AppLogger;
   onPublished?: (count: number) => void;
 }
@@ -30,6 +36,7 @@ export class OutboxRelay {
   private readonly listener: PgListener;
   private readonly exchange: string;
   private readonly batchSize: number;
+  private readonly confirmTimeoutMs: number;
   private channel: ConfirmChannel | null = null;
   private readonly returned = new Set<string>();
   private pollTimer: NodeJS.Timeout | null = null;
@@ -43,6 +50,7 @@ export class OutboxRelay {
   ) {
     this.exchange = eventTopology(options.amqpPrefix).exchange;
     this.batchSize = options.batchSize ?? 200;
+    this.confirmTimeoutMs = options.confirmTimeoutMs ?? 10_000;
     this.broker = new BrokerConnection({
       url: options.amqpUrl,
       name: 'coldchain-api-outbox-relay',
@@ -133,10 +141,11 @@ export class OutboxRelay {
     try {
       const rows = await claimOutboxBatch(runner.manager, this.batchSize);
       this.returned.clear();
+      const deadline = Date.now() + this.confirmTimeoutMs;
       for (const row of rows) {
-        if (!channel.publish(this.exchange, row.event_type, this.body(row), this.properties(row))) await drained(channel);
+        if (!channel.publish(this.exchange, row.event_type, this.body(row), this.properties(row))) await within(drained(channel), deadline);
       }
-      if (rows.length > 0) await channel.waitForConfirms();
+      if (rows.length > 0) await within(channel.waitForConfirms(), deadline);
       // A returned message was confirmed but routed nowhere: it and everything after it wait.
       const cut = rows.findIndex((row) => this.returned.has(row.id));
       const published = cut === -1 ? rows : rows.slice(0, cut);
@@ -148,6 +157,13 @@ export class OutboxRelay {
       return { candidates: rows.length, published: published.length };
     } catch (error) {
       await runner.rollbackTransaction().catch(() => undefined);
+      if (error instanceof ConfirmTimeoutError) {
+        // Publishes without confirms are left on this channel: a later confirm would be counted
+        // against the wrong batch. Drop the connection; the rows stay unpublished and go out again.
+        this.options.logger.warn({ timeout_ms: this.confirmTimeoutMs }, 'RabbitMQ did not confirm the outbox batch in time; rolled back, reconnecting');
+        if (this.channel === channel) this.channel = null;
+        await this.broker.reset();
+      }
       throw error;
     } finally {
       await runner.release();
@@ -186,6 +202,27 @@ export class OutboxRelay {
     await assertEventTopology(channel, this.options.amqpPrefix);
     this.channel = channel;
     setImmediate(() => this.trigger()); // rows that waited while the broker was away
+  }
+}
+
+/** The broker did not take a batch before the relay's deadline. */
+export class ConfirmTimeoutError extends Error {
+  constructor() {
+    super('publisher confirms timed out');
+  }
+}
+
+/** Settles like `work`, or rejects with ConfirmTimeoutError at `deadline` (epoch ms). */
+async function within<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConfirmTimeoutError()), Math.max(0, deadline - Date.now()));
+  });
+  work.catch(() => undefined); // settled after the deadline: nobody listens any more
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

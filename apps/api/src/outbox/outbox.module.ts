@@ -34,6 +34,7 @@ export class OutboxModule implements OnApplicationBootstrap, BeforeApplicationSh
               amqpUrl: config.amqpUrl,
               amqpPrefix: config.amqpPrefix,
               pollIntervalMs: config.outboxPollIntervalMs,
+              confirmTimeoutMs: config.outboxConfirmTimeoutMs,
               logger: logger.child({ component: 'outbox-relay' }),
               onPublished: (count) => published.inc(count),
             });
