@@ -65,6 +65,12 @@ describe('platform invitation of a company administrator (CLI users:invite-admin
     await refused({ account: accountId, email: 'not-an-address', name: 'X' }, /--email/);
     await refused({ account: accountId, email: existing.email, name: 'X' }, /already exists/);
     await refused({ account: accountId, email: 'printed@example.com', name: 'X' }, /pending invitation/);
+    // A mail server that refuses: the invitation exists, its e-mail stays queued for the api's retries.
+    const refusing = { ...context, config: loadConfig({ ...process.env, PUBLIC_BASE_URL: 'http://api.test', SMTP_URL: 'smtp://127.0.0.1:9', SMTP_TIMEOUT_MS: '500' }) };
+    const queued = await usersInviteAdmin(refusing, { account: accountId, email: 'queued@example.com', name: 'Queued Admin' });
+    expect(queued).toMatchObject({ email_sent: false, email_queued: true });
+    const [mail] = await context.dataSource.query('SELECT attempts, sent_at, failed_at, last_error, next_attempt_at > now() AS later FROM invitation_emails WHERE invitation_id = $1', [queued.id]);
+    expect(mail).toMatchObject({ attempts: 1, sent_at: null, failed_at: null, later: true, last_error: expect.any(String) });
     const withoutSmtp = { ...context, config: loadConfig({ ...process.env, SMTP_URL: '' }) };
     await refused({ account: accountId, email: 'y@example.com', name: 'Y' }, /SMTP_URL is unset/, withoutSmtp);
   });

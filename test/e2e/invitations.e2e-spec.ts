@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 import { verifySecret } from '@app/domain';
+import { InvitationEmailRelay } from '../../apps/api/src/invitations/invitation-email-relay';
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
 import { startSmtp, type TestSmtp } from '../support/smtp';
+import { TcpProxy } from '../support/tcp-proxy';
 import { insertUser } from '../support/users';
+import { waitFor } from '../support/wait';
 
 const LINK = /http:\/\/api\.test\/invitations\/accept\/\?token=([A-Za-z0-9_-]{43})/;
 const PASSWORD = 'correct horse battery staple';
@@ -38,11 +42,21 @@ describe('/user-invitations/ and the hosted password page', () => {
     const before = smtp.messages.length;
     const res = await invite({ email, full_name: 'New Person', role });
     expect(res.status).toBe(201);
-    expect(smtp.messages).toHaveLength(before + 1);
-    const mail = smtp.messages[smtp.messages.length - 1];
+    // Sent after commit: the message arrives right after the response.
+    const mail = await waitFor(`the invitation e-mail to ${email}`, () => smtp.messages.slice(before).find((m) => m.to.includes(email.toLowerCase())));
     const match = LINK.exec(mail.text);
     if (!match) throw new Error(`no invitation link in:\n${mail.text}`);
     return { invitation: res.body as Invitation, mail, link: match[0], token: match[1], path: new URL(match[0]).pathname + new URL(match[0]).search };
+  };
+  /** Runs `work` while this suite's main api sends no e-mail (all apps share one database). */
+  const withoutMainSender = async (work: () => Promise<void>) => {
+    const sender = api.app.get(InvitationEmailRelay);
+    await sender.beforeApplicationShutdown();
+    try {
+      await work();
+    } finally {
+      sender.onApplicationBootstrap();
+    }
   };
   const submit = (fields: Record<string, string>) => api.raw.post('/invitations/accept/').type('form').send(fields);
 
@@ -134,8 +148,7 @@ describe('/user-invitations/ and the hosted password page', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('already_invited');
 
-    const elsewhere = await createTenant(api.app, ['users:invite']);
-    await insertUser(dataSourceOf(api.app), { accountId: elsewhere.accountId, email: 'taken@example.com' });
+    await insertUser(dataSourceOf(api.app), { accountId: tenant.accountId, email: 'taken@example.com' });
     const taken = await invite({ email: 'taken@example.com', full_name: 'Taken', role: 'VIEWER' });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe('user_exists');
@@ -167,6 +180,8 @@ describe('/user-invitations/ and the hosted password page', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
+    await waitFor('the e-mail', () => smtp.messages.length > before);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.messages).toHaveLength(before + 1);
     expect((await invite({ ...body, role: 'MANAGER' }, tenant, key)).status).toBe(422);
   });
@@ -209,8 +224,10 @@ describe('/user-invitations/ and the hosted password page', () => {
     await submit({ token: 'A'.repeat(43), password: PASSWORD, password_confirmation: PASSWORD }).expect(400);
 
     const other = await createTenant(api.app, ['users:invite'], 'Soon Suspended');
+    const before = smtp.messages.length;
     const res = await invite({ email: 'suspended@example.com', full_name: 'S', role: 'VIEWER' }, other);
-    const token = LINK.exec(smtp.messages[smtp.messages.length - 1].text)?.[1];
+    const mail = await waitFor('the e-mail', () => smtp.messages.slice(before).find((m) => m.to.includes('suspended@example.com')));
+    const token = LINK.exec(mail.text)?.[1];
     expect(res.status).toBe(201);
     await dataSourceOf(api.app).query(`UPDATE accounts SET status = 'suspended' WHERE id = $1`, [other.accountId]);
     expect((await api.raw.get(`/invitations/accept/?token=${token}`).expect(410)).text).toContain('not active');
@@ -221,23 +238,129 @@ describe('/user-invitations/ and the hosted password page', () => {
     expect(conflict.text).toContain('already exists');
   });
 
-  it('refuses to create an invitation when the e-mail cannot be sent, and stores nothing', async () => {
-    const down = await startSmtp();
-    await down.close();
-    const broken = await startApi({ SMTP_URL: down.url });
-    try {
-      const res = await broken.http
-        .post(`${API}/user-invitations/`)
-        .set(tenant.auth)
-        .set('Idempotency-Key', newKey())
-        .send({ email: 'unsent@example.com', full_name: 'Unsent', role: 'VIEWER' })
-        .expect(503);
-      expect(res.body.code).toBe('email_delivery_failed');
-      expect(res.headers['retry-after']).toBe('30');
-      expect((await invitations()).map((i) => i.email)).not.toContain('unsent@example.com');
-    } finally {
-      await broken.close();
-    }
+  it('does not disclose that an address belongs to a user of another account: answered as a fresh invitation, the hosted page tells the invitee', async () => {
+    const elsewhere = await createTenant(api.app, ['users:invite']);
+    await insertUser(dataSourceOf(api.app), { accountId: elsewhere.accountId, email: 'Known.Elsewhere@example.com' });
+    const known = await inviteAndReadMail('known.elsewhere@example.com', 'VIEWER');
+    const fresh = await inviteAndReadMail('never.seen@example.com', 'VIEWER');
+    const shape = (body: Invitation) => Object.keys(body).sort();
+    expect(shape(known.invitation)).toEqual(shape(fresh.invitation));
+    expect(known.invitation).toMatchObject({ status: 'pending', accepted_at: null });
+    expect((await invitations()).map((i) => i.email)).toEqual(expect.arrayContaining(['known.elsewhere@example.com', 'never.seen@example.com']));
+    const page = await api.raw.get(known.path).expect(409);
+    expect(page.text).toContain('already exists');
+    const users = await dataSourceOf(api.app).query('SELECT account_id FROM users WHERE lower(email) = $1', ['known.elsewhere@example.com']);
+    expect(users).toEqual([{ account_id: elsewhere.accountId }]);
+  });
+
+  it('sends the e-mail after commit: an unreachable mail server never fails or delays the request, and the e-mail is retried until it goes out once', async () => {
+    await withoutMainSender(async () => {
+      const proxy = new TcpProxy('127.0.0.1', Number(new URL(smtp.url).port));
+      await proxy.up();
+      const port = proxy.port;
+      await proxy.down(); // the mail server is unreachable
+      const flaky = await startApi({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '1000' });
+      try {
+        const before = smtp.messages.length;
+        const res = await flaky.http
+          .post(`${API}/user-invitations/`)
+          .set(tenant.auth)
+          .set('Idempotency-Key', newKey())
+          .send({ email: 'retried@example.com', full_name: 'Retried', role: 'VIEWER' })
+          .expect(201);
+        expect(res.body.status).toBe('pending');
+        const db = dataSourceOf(api.app);
+        const row = await waitFor('a failed first attempt', async () => {
+          const [r] = await db.query('SELECT attempts, last_error, sent_at, sealed_link, next_attempt_at > now() AS later FROM invitation_emails WHERE invitation_id = $1', [res.body.id]);
+          return r?.attempts >= 1 && r.last_error ? r : undefined;
+        });
+        expect(row).toMatchObject({ sent_at: null, later: true });
+        expect(row.sealed_link).toMatch(/^v1\./); // sealed: the database alone holds no working link
+        expect(smtp.messages).toHaveLength(before);
+
+        await proxy.up(); // the mail server is back; skip the backoff instead of waiting 30 s
+        await db.query('UPDATE invitation_emails SET next_attempt_at = now() WHERE invitation_id = $1', [res.body.id]);
+        const mail = await waitFor('the retried e-mail', () => smtp.messages.slice(before).find((m) => m.to.includes('retried@example.com')));
+        const token = LINK.exec(mail.text)?.[1] as string;
+        await api.raw.get(`/invitations/accept/?token=${token}`).expect(200);
+        const [sent] = await db.query('SELECT attempts, sent_at, sealed_link, last_error FROM invitation_emails WHERE invitation_id = $1', [res.body.id]);
+        expect(sent).toMatchObject({ attempts: 2, sent_at: expect.any(Date), sealed_link: null, last_error: null });
+        expect(row.sealed_link).not.toContain(token);
+        await new Promise((resolve) => setTimeout(resolve, 1500)); // a few more polls: no second copy
+        expect(smtp.messages.slice(before).filter((m) => m.to.includes('retried@example.com'))).toHaveLength(1);
+      } finally {
+        await flaky.close();
+        await proxy.down();
+      }
+    });
+  });
+
+  it('never waits for a mail server that greets and then stalls: the request returns at once, the attempt ends at SMTP_TIMEOUT_MS, no transaction is held', async () => {
+    await withoutMainSender(async () => {
+      const sockets = new Set<Socket>();
+      const stalling: Server = createServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.write('220 stalling.example ESMTP\r\n'); // then never answers EHLO
+      });
+      await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', () => resolve()));
+      const port = (stalling.address() as { port: number }).port;
+      const slow = await startApi({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '1500' });
+      try {
+        const started = Date.now();
+        const res = await slow.http
+          .post(`${API}/user-invitations/`)
+          .set(tenant.auth)
+          .set('Idempotency-Key', newKey())
+          .send({ email: 'stalled@example.com', full_name: 'Stalled', role: 'VIEWER' })
+          .expect(201);
+        expect(Date.now() - started).toBeLessThan(1000);
+        const db = dataSourceOf(api.app);
+        // While the mail server stalls, no session of the api sits idle inside a transaction.
+        await waitFor('the stalled SMTP connection', () => sockets.size > 0);
+        const idle = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`);
+        expect(idle[0].n).toBe(0);
+        const row = await waitFor(
+          'the attempt to time out',
+          async () => {
+            const [r] = await db.query('SELECT attempts, last_error, sent_at FROM invitation_emails WHERE invitation_id = $1', [res.body.id]);
+            return r?.last_error ? r : undefined;
+          },
+          10_000,
+        );
+        expect(row).toMatchObject({ attempts: 1, sent_at: null });
+        expect(row.last_error).toMatch(/time/i);
+      } finally {
+        await slow.close();
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => stalling.close(() => resolve()));
+      }
+    });
+  });
+
+  it('does not send the e-mail of an invitation revoked before it went out', async () => {
+    await withoutMainSender(async () => {
+      const quiet = await startApi({ SMTP_URL: 'smtp://127.0.0.1:9', SMTP_TIMEOUT_MS: '500' });
+      try {
+        const res = await quiet.http
+          .post(`${API}/user-invitations/`)
+          .set(tenant.auth)
+          .set('Idempotency-Key', newKey())
+          .send({ email: 'withdrawn.early@example.com', full_name: 'Early', role: 'VIEWER' })
+          .expect(201);
+        const db = dataSourceOf(api.app);
+        await waitFor('a failed first attempt', async () => (await db.query('SELECT last_error FROM invitation_emails WHERE invitation_id = $1', [res.body.id]))[0]?.last_error);
+        await api.http.delete(`${API}/user-invitations/${res.body.id}/`).set(tenant.auth).expect(204);
+        await db.query('UPDATE invitation_emails SET next_attempt_at = now() WHERE invitation_id = $1', [res.body.id]);
+        const [row] = await waitFor('the e-mail to be given up', async () => {
+          const rows = await db.query('SELECT failed_at, sealed_link, last_error FROM invitation_emails WHERE invitation_id = $1', [res.body.id]);
+          return rows[0]?.failed_at ? rows : undefined;
+        });
+        expect(row).toMatchObject({ sealed_link: null, last_error: 'the invitation is no longer pending' });
+      } finally {
+        await quiet.close();
+      }
+    });
   });
 
   it('still creates the invitation without SMTP_URL (the e-mail is only logged)', async () => {

@@ -69,6 +69,8 @@ export interface AppConfig {
   /** Published outbox rows are kept this long for diagnosis, then deleted by the api's housekeeping. */
   outboxRetentionDays: number;
   smtpUrl: string | undefined;
+  /** Longest wait of each SMTP stage (connect, greeting, each reply) when sending e-mail. */
+  smtpTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /** Panel sign-in attempts per client address (IPv6: per /64) per 15 minutes. */
@@ -260,6 +262,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     outboxConfirmTimeoutMs: integer(env, 'OUTBOX_CONFIRM_TIMEOUT_MS', 10_000, 100, 600_000),
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
+    smtpTimeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     panelSignInAttemptsPerIp: integer(env, 'PANEL_SIGN_IN_ATTEMPTS_PER_IP', 30, 1, 10_000_000),

@@ -34,14 +34,13 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
     status: 409,
     description: 'A company administrator cannot be deactivated and its role cannot be changed through the API.',
   },
-  user_exists: { status: 409, description: 'A user with this e-mail address already exists.' },
+  user_exists: { status: 409, description: 'A user of this account already has this e-mail address.' },
   already_invited: { status: 409, description: 'The e-mail address already has a pending invitation to this account.' },
   invitation_already_accepted: { status: 409, description: 'The invitation was accepted and can no longer be revoked.' },
   service_unavailable: {
     status: 503,
     description: 'The database did not answer within its bounds (pool wait, statement timeout); nothing was done. Retry after `Retry-After` seconds.',
   },
-  email_delivery_failed: { status: 503, description: 'The invitation e-mail could not be sent; nothing was created. Retry later.' },
   range_too_large: {
     status: 400,
     description: 'The telemetry range [from, to) is longer than the configured maximum (TELEMETRY_MAX_RANGE_DAYS).',

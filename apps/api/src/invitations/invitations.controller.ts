@@ -39,13 +39,13 @@ export class InvitationsController {
   @ApiOperation({
     summary: 'Invite a user',
     description:
-      'E-mails the person a single-use link (valid 7 days) to the service-hosted password page; setting a password there creates the user with the invited role. The token is never returned. Each account may send 20 invitations per hour by default (429 `rate_limited` with `Retry-After` beyond; a replay of an earlier request is not counted). Refused for an address that already belongs to a user (`user_exists`) or has a pending invitation to this account (`already_invited`), and for `COMPANY_ADMIN` (`role_not_assignable`).',
+      'E-mails the person a single-use link (valid 7 days) to the service-hosted password page; setting a password there creates the user with the invited role. The token is never returned. The e-mail is queued with the invitation and sent right after the response is committed, retried with backoff for about a day while the mail server is unreachable; the response never waits for the mail server. Each account may send 20 invitations per hour by default (429 `rate_limited` with `Retry-After` beyond; a replay of an earlier request is not counted). Refused for an address that already belongs to a user of this account (`user_exists`) or has a pending invitation to this account (`already_invited`), and for `COMPANY_ADMIN` (`role_not_assignable`). An address in use elsewhere on the platform is answered like any other (the service does not disclose who uses it); the hosted page tells the invitee.',
   })
   @ApiBody({
     type: CreateInvitationDto,
     examples: { operator: { summary: 'Invite an operator', value: { email: 'mehmet.demir@polar-pharma.example', full_name: 'Mehmet Demir', role: 'OPERATOR' } } },
   })
-  @ApiCreatedResponse({ type: InvitationDto, description: 'The invitation (status `pending`); the e-mail has been handed to the mail server.' })
+  @ApiCreatedResponse({ type: InvitationDto, description: 'The invitation (status `pending`); its e-mail is queued and sent after commit.' })
   @ApiResponse(problemResponse(400, 'Invalid field or unknown field (`validation_failed`).'))
   @ApiResponse(
     problemResponse(
@@ -53,7 +53,6 @@ export class InvitationsController {
       '`user_exists`, `already_invited`, `role_not_assignable`, or `idempotency_request_in_progress` while the first request with this key runs.',
     ),
   )
-  @ApiResponse(problemResponse(503, 'The e-mail could not be sent; nothing was created (`email_delivery_failed`). Retry after `Retry-After` seconds.'))
   @AccountRateLimit('user-invitations-per-account') // each invitation is an e-mail: inside @Idempotent (replays are not counted)
   @Idempotent() // applied first: the fuller 409 description above replaces its generic one
   async create(@CurrentAccount() accountId: string, @CurrentPrincipal() principal: Principal, @Body() body: CreateInvitationDto): Promise<InvitationDto> {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { InvitationMailer } from './invitation-mailer';
+import { InvitationEmailRelay } from './invitation-email-relay';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsService } from './invitations.service';
 
-@Module({ controllers: [InvitationsController], providers: [InvitationsService, InvitationMailer], exports: [InvitationsService] })
+@Module({ controllers: [InvitationsController], providers: [InvitationsService, InvitationEmailRelay], exports: [InvitationsService] })
 export class InvitationsModule {}

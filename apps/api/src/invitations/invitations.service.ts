@@ -1,17 +1,17 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, IsNull, QueryFailedError } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { Account, newId, User, UserInvitation } from '@app/database';
-import { COMPANY_ADMIN, createInvitation, emailTaken, hashSecret, InvitationConflictError, InvitationDeliveryError } from '@app/domain';
+import { COMPANY_ADMIN, createInvitation, emailTaken, hashSecret, InvitationConflictError } from '@app/domain';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import { APP_CONFIG } from '../config/config.module';
 import { roleNotAssignable } from '../users/users.errors';
 import type { CreateInvitationDto } from './dto/create-invitation.dto';
 import { hashInvitationToken, TOKEN_PATTERN } from './invitation-link';
-import { InvitationMailer } from './invitation-mailer';
-import { alreadyInvited, emailDeliveryFailed, invitationAlreadyAccepted, userExists } from './invitations.errors';
+import { InvitationEmailRelay } from './invitation-email-relay';
+import { alreadyInvited, invitationAlreadyAccepted, userExists } from './invitations.errors';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -22,12 +22,10 @@ export type LinkCheck = { ok: true; invitation: UserInvitation; accountName: str
 
 @Injectable()
 export class InvitationsService {
-  private readonly logger = new Logger(InvitationsService.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly mailer: InvitationMailer,
+    private readonly emails: InvitationEmailRelay,
   ) {}
 
   /** Revoked invitations are gone from the API's point of view. */
@@ -44,23 +42,27 @@ export class InvitationsService {
     return query.getMany();
   }
 
-  /** The e-mail is sent inside the creating transaction (see createInvitation): SMTP failure stores nothing. */
+  /**
+   * The e-mail is queued in the invitation's transaction and sent after commit, with retries
+   * (InvitationEmailRelay). An address used by another account is invited like any other: telling
+   * the caller would disclose who uses the platform; the hosted page tells the invitee.
+   */
   async create(accountId: string, credentialId: string, input: CreateInvitationDto): Promise<UserInvitation> {
     if (input.role === COMPANY_ADMIN) throw roleNotAssignable();
     try {
-      return await createInvitation(this.dataSource, this.mailer, this.config.publicBaseUrl, {
+      const { invitation } = await createInvitation(this.dataSource, this.config.secretsKey, this.config.publicBaseUrl, {
         accountId,
         email: input.email,
         fullName: input.full_name,
         role: input.role,
         createdByCredentialId: credentialId,
+        delivery: 'email',
+        refuseAddressesUsedElsewhere: false,
       });
+      this.emails.kick();
+      return invitation;
     } catch (error) {
       if (error instanceof InvitationConflictError) throw error.code === 'user_exists' ? userExists() : alreadyInvited();
-      if (error instanceof InvitationDeliveryError) {
-        this.logger.error(`Invitation e-mail for invitation ${error.invitationId} failed: ${error.reason}`);
-        throw emailDeliveryFailed();
-      }
       throw error;
     }
   }
@@ -95,7 +97,6 @@ export class InvitationsService {
         const check = await this.checkWith(manager, token, true);
         if (!check.ok) return check;
         const { invitation } = check;
-        if (await emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };
         const users = manager.getRepository(User);
         const user = await users.save(
           users.create({
@@ -139,6 +140,8 @@ export class InvitationsService {
     if (invitation.expiresAt <= new Date()) return { ok: false, problem: 'expired' };
     const account = await manager.getRepository(Account).findOneBy({ id: invitation.accountId });
     if (!account || account.status !== 'active') return { ok: false, problem: 'account_inactive' };
+    // Whoever holds the link owns the address: telling them it already has an account discloses nothing.
+    if (await emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };
     return { ok: true, invitation, accountName: account.name };
   }
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Account } from '@app/database';
-import { createInvitation, type InvitationEmail, InvitationConflictError, InvitationDeliveryError, InvitationMailSender, type InvitationSender } from '@app/domain';
+import { createInvitation, InvitationConflictError, InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
 import { CliError, type CliContext, output, withContext } from '../cli-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,7 +21,10 @@ export interface InvitedAdmin {
   full_name: string;
   role: 'COMPANY_ADMIN';
   expires_at: string;
+  /** The e-mail went out before the command ended; false with --print-link, or when it is queued for a retry. */
   email_sent: boolean;
+  /** The e-mail could not be sent yet: the api retries it (for about a day). */
+  email_queued?: boolean;
   /** Only with --print-link. */
   link?: string;
 }
@@ -40,13 +43,24 @@ export async function usersInviteAdmin({ dataSource, config }: CliContext, optio
   if (!account) throw new CliError(`no account ${options.account}`);
   if (account.status !== 'active' || account.kind !== 'customer') throw new CliError(`account ${account.id} is not an active customer account`);
 
-  const printed: { email?: InvitationEmail } = {};
-  const mailer = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, () => undefined);
-  if (!options.printLink && !mailer.configured) throw new CliError('SMTP_URL is unset, so the invitation cannot be e-mailed; set SMTP_URL, or pass --print-link and hand the link over yourself');
-  const sender: InvitationSender = options.printLink ? { send: async (message) => void (printed.email = message) } : mailer;
+  const sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, () => undefined, config.smtpTimeoutMs);
+  if (!options.printLink && !sender.configured) throw new CliError('SMTP_URL is unset, so the invitation cannot be e-mailed; set SMTP_URL, or pass --print-link and hand the link over yourself');
   try {
-    const invitation = await createInvitation(dataSource, sender, config.publicBaseUrl, { accountId: account.id, email, fullName, role: 'COMPANY_ADMIN', createdByCredentialId: null });
-    const link = printed.email?.link;
+    const { invitation, link } = await createInvitation(dataSource, config.secretsKey, config.publicBaseUrl, {
+      accountId: account.id,
+      email,
+      fullName,
+      role: 'COMPANY_ADMIN',
+      createdByCredentialId: null,
+      delivery: options.printLink ? 'caller' : 'email',
+      refuseAddressesUsedElsewhere: true, // the platform may know who uses it
+    });
+    let sent = false;
+    if (!options.printLink) {
+      // Sent now, after commit, so the operator sees the outcome; a failure stays queued and the api retries it.
+      const outbox = new InvitationEmailOutbox(dataSource, { secretsKey: config.secretsKey, publicBaseUrl: config.publicBaseUrl, sender, log: () => undefined });
+      sent = (await outbox.deliverDue(invitation.id)).sent === 1;
+    }
     return {
       id: invitation.id,
       account_id: invitation.accountId,
@@ -54,14 +68,13 @@ export async function usersInviteAdmin({ dataSource, config }: CliContext, optio
       full_name: invitation.fullName,
       role: 'COMPANY_ADMIN',
       expires_at: invitation.expiresAt.toISOString(),
-      email_sent: !options.printLink,
-      ...(link ? { link } : {}),
+      email_sent: sent,
+      ...(options.printLink ? { link } : sent ? {} : { email_queued: true }),
     };
   } catch (error) {
     if (error instanceof InvitationConflictError) {
       throw new CliError(error.code === 'user_exists' ? `a user with the address ${email} already exists` : `${email} already has a pending invitation to this account`);
     }
-    if (error instanceof InvitationDeliveryError) throw new CliError(`the invitation e-mail could not be sent, so no invitation was created: ${error.reason}`);
     throw error;
   }
 }
@@ -80,7 +93,11 @@ export function registerUserCommands(program: Command): void {
         const invited = await usersInviteAdmin(context, options);
         const human = [
           `Invitation ${invited.id} for ${invited.email} (company administrator) created; it expires ${invited.expires_at}.`,
-          invited.link ? `Single-use link (hand it over privately): ${invited.link}` : 'The invitation e-mail was sent.',
+          invited.link
+            ? `Single-use link (hand it over privately): ${invited.link}`
+            : invited.email_sent
+              ? 'The invitation e-mail was sent.'
+              : 'The mail server did not take the e-mail yet; it is queued and the api retries it for about a day.',
         ].join('\n');
         output(Boolean(options.json), invited, human);
       });

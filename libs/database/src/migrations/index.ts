@@ -14,6 +14,7 @@ import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
 import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
 import { WebhookDeliveryRetention1763770300000 } from './1763770300000-WebhookDeliveryRetention';
 import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounters';
+import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   CompanyAdminInvitations1763770100001,
   WebhookDeliveryRetention1763770300000,
   RateLimitCounters1763770600000,
+  InvitationEmails1763771000000,
 ];

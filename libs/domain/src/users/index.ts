@@ -2,3 +2,4 @@ export * from './roles';
 export * from './invitation-link';
 export * from './invitation-mail';
 export * from './invitation-writer';
+export * from './invitation-email-outbox';

@@ -16,9 +16,13 @@ export interface InvitationSender {
   send(email: InvitationEmail): Promise<void>;
 }
 
+/** Longest wait of each SMTP stage (connect, greeting, every later reply) unless SMTP_TIMEOUT_MS says otherwise. */
+export const DEFAULT_SMTP_TIMEOUT_MS = 10_000;
+
 /**
  * Sends the invitation e-mail through SMTP_URL. Without SMTP_URL (development) it only reports
  * that a message would have been sent, without the link, so the token never reaches a log.
+ * Every stage is bounded (nodemailer's own defaults wait up to 10 minutes for a silent server).
  */
 export class InvitationMailSender implements InvitationSender {
   private readonly transport: Transporter | null;
@@ -28,8 +32,9 @@ export class InvitationMailSender implements InvitationSender {
     smtpUrl: string | undefined,
     publicBaseUrl: string,
     private readonly log: (line: string) => void,
+    timeoutMs = DEFAULT_SMTP_TIMEOUT_MS,
   ) {
-    this.transport = smtpUrl ? createTransport(smtpUrl) : null;
+    this.transport = smtpUrl ? createTransport({ url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }) : null;
     this.from = `Cold Chain Telemetry <no-reply@${new URL(publicBaseUrl).hostname}>`;
   }
 

@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Account, newId, User, UserInvitation } from '@app/database';
-import type { InvitationSender } from './invitation-mail';
+import { newId, User, UserInvitation } from '@app/database';
+import { enqueueInvitationEmail } from './invitation-email-outbox';
 import { generateInvitationToken, hashInvitationToken, INVITATION_LIFETIME_DAYS, invitationLink } from './invitation-link';
-import { ROLES, type Role } from './roles';
+import type { Role } from './roles';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -14,6 +14,24 @@ export interface NewInvitation {
   role: Role;
   /** The API credential that invited; null when the platform did (ops CLI). */
   createdByCredentialId: string | null;
+  /**
+   * `email`: the invitation e-mail is queued in the same transaction and sent after commit
+   * (InvitationEmailOutbox). `caller`: nothing is queued; the caller hands the link over.
+   */
+  delivery: 'email' | 'caller';
+  /**
+   * Whether an address that belongs to a user of another account (or to platform staff) is
+   * refused as `user_exists`. The public API answers as for a fresh invitation instead, so that it
+   * never tells a tenant who uses the platform; the hosted page then says the address has an
+   * account. The platform's own CLI may know.
+   */
+  refuseAddressesUsedElsewhere: boolean;
+}
+
+export interface CreatedInvitation {
+  invitation: UserInvitation;
+  /** Contains the token: for `delivery: 'caller'` only; never logged. */
+  link: string;
 }
 
 /** The address already belongs to a user, or has a pending invitation to this account. */
@@ -23,32 +41,30 @@ export class InvitationConflictError extends Error {
   }
 }
 
-/** SMTP refused the message: nothing was stored. */
-export class InvitationDeliveryError extends Error {
-  constructor(
-    readonly invitationId: string,
-    readonly reason: string,
-  ) {
-    super(`invitation e-mail for invitation ${invitationId} failed: ${reason}`);
-  }
-}
-
 /** E-mail addresses are unique across the platform (staff and other accounts included). */
 export function emailTaken(manager: EntityManager, email: string): Promise<boolean> {
   return manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getExists();
 }
 
+/** Where the address is in use: this account, elsewhere on the platform, or nowhere. */
+async function addressUse(manager: EntityManager, email: string, accountId: string): Promise<'this_account' | 'elsewhere' | null> {
+  const user = await manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getOne();
+  if (!user) return null;
+  return user.accountId === accountId ? 'this_account' : 'elsewhere';
+}
+
 /**
- * Creates an invitation and sends its e-mail inside one transaction: when SMTP refuses the
- * message nothing is stored and the caller may retry. The advisory lock serialises concurrent
- * invitations of one address to one account. Which roles a caller may grant is the caller's rule
- * (the API never grants COMPANY_ADMIN; the platform may).
+ * Creates an invitation and, for `delivery: 'email'`, queues its e-mail in the same transaction:
+ * no network call runs inside it, and the message goes out after commit with retries. The
+ * advisory lock serialises concurrent invitations of one address to one account. Which roles a
+ * caller may grant is the caller's rule (the API never grants COMPANY_ADMIN; the platform may).
  */
-export async function createInvitation(dataSource: DataSource, sender: InvitationSender, publicBaseUrl: string, input: NewInvitation): Promise<UserInvitation> {
+export async function createInvitation(dataSource: DataSource, secretsKey: Buffer, publicBaseUrl: string, input: NewInvitation): Promise<CreatedInvitation> {
   const token = generateInvitationToken();
   return dataSource.transaction(async (manager) => {
     await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user-invitation:${input.accountId}:${input.email}`]);
-    if (await emailTaken(manager, input.email)) throw new InvitationConflictError('user_exists');
+    const use = await addressUse(manager, input.email, input.accountId);
+    if (use === 'this_account' || (use === 'elsewhere' && input.refuseAddressesUsedElsewhere)) throw new InvitationConflictError('user_exists');
     const pending = await manager
       .getRepository(UserInvitation)
       .createQueryBuilder('invitation')
@@ -57,7 +73,6 @@ export async function createInvitation(dataSource: DataSource, sender: Invitatio
       .andWhere('invitation.accepted_at IS NULL AND invitation.revoked_at IS NULL AND invitation.expires_at > now()')
       .getExists();
     if (pending) throw new InvitationConflictError('already_invited');
-    const account = await manager.getRepository(Account).findOneByOrFail({ id: input.accountId });
     const createdAt = new Date();
     const repository = manager.getRepository(UserInvitation);
     const invitation = await repository.save(
@@ -76,19 +91,7 @@ export async function createInvitation(dataSource: DataSource, sender: Invitatio
         revokedAt: null,
       }),
     );
-    try {
-      await sender.send({
-        invitationId: invitation.id,
-        to: invitation.email,
-        fullName: invitation.fullName,
-        accountName: account.name,
-        roleName: ROLES.find((r) => r.role === invitation.role)?.display_name ?? invitation.role,
-        link: invitationLink(publicBaseUrl, token),
-        expiresAt: invitation.expiresAt,
-      });
-    } catch (error) {
-      throw new InvitationDeliveryError(invitation.id, error instanceof Error ? error.message : String(error));
-    }
-    return invitation;
+    if (input.delivery === 'email') await enqueueInvitationEmail(manager, secretsKey, invitation.id, token);
+    return { invitation, link: invitationLink(publicBaseUrl, token) };
   });
 }

@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '@app/config';
+import { InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
+import { APP_CONFIG } from '../config/config.module';
+
+/**
+ * This replica's sender of queued invitation e-mails: woken at once by an invitation created
+ * here (`kick`), and by a poll for those created elsewhere (other replicas, the CLI) and for
+ * retries. Passes run one at a time; shutdown waits for the running one, whose SMTP exchange is
+ * bounded by SMTP_TIMEOUT_MS per stage.
+ */
+@Injectable()
+export class InvitationEmailRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(InvitationEmailRelay.name);
+  private readonly outbox: InvitationEmailOutbox;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private again = false;
+  private busy = false;
+  private stopped = true;
+
+  constructor(@InjectDataSource() dataSource: DataSource, @Inject(APP_CONFIG) private readonly config: AppConfig) {
+    const sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, (line) => this.logger.log(line), config.smtpTimeoutMs);
+    this.outbox = new InvitationEmailOutbox(dataSource, {
+      secretsKey: config.secretsKey,
+      publicBaseUrl: config.publicBaseUrl,
+      sender,
+      log: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.config.outboxPollIntervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Sends what is due, now or right after the running pass. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    this.running = this.pass().finally(() => {
+      this.busy = false;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      for (;;) {
+        const { sent, retrying, failed } = await this.outbox.deliverDue();
+        if (sent + retrying + failed === 0 || this.stopped) return;
+      }
+    } catch (error) {
+      this.logger.warn(`invitation e-mail pass failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
