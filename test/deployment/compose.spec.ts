@@ -39,3 +39,24 @@ describe('docker compose: operations ports stay on the compose network', () => {
     expect(dockerfile('dispatcher')).not.toMatch(/^EXPOSE/m);
   });
 });
+
+describe('docker compose: one RabbitMQ user per role', () => {
+  const { api, dispatcher, rabbitmq } = compose.services as Record<string, Service & { volumes?: string[]; depends_on?: Record<string, { condition: string }> }>;
+  const user = (service: Service): string => new URL(String(service.environment?.AMQP_URL).replace(/\$\{[^}]*\}/g, 'x')).username;
+
+  it('connects the api and the dispatcher as different, unprivileged users, after the users exist', () => {
+    expect(user(api)).toBe('coldchain-api');
+    expect(user(dispatcher)).toBe('coldchain-dispatcher');
+    for (const app of [api, dispatcher]) expect(app.depends_on?.['rabbitmq-users']).toEqual({ condition: 'service_completed_successfully' });
+    expect(rabbitmq.environment?.RABBITMQ_DEFAULT_USER).toBe('admin');
+    expect(rabbitmq.volumes).toContain('./rabbitmq/rabbitmq.conf:/etc/rabbitmq/conf.d/20-coldchain.conf:ro');
+  });
+
+  it('creates every user of permissions.json, the gateway able to publish only telemetry and AIS', () => {
+    const script = readFileSync(join(process.cwd(), 'docker/rabbitmq/setup-users.sh'), 'utf8');
+    const permissions = JSON.parse(readFileSync(join(process.cwd(), 'docker/rabbitmq/permissions.json'), 'utf8')) as Record<string, { write: string; read: string; configure: string }>;
+    for (const name of ['coldchain-api', 'coldchain-dispatcher', 'coldchain-gateway']) expect(script).toContain(`users/${name}`);
+    expect(permissions['coldchain-gateway']).toEqual({ configure: '^$', write: '^coldchain\\.(telemetry|ais)$', read: '^$' });
+    expect(readFileSync(join(process.cwd(), 'docker/rabbitmq/rabbitmq.conf'), 'utf8')).toMatch(/^max_message_size = \d+$/m);
+  });
+});

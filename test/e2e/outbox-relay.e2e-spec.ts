@@ -1,5 +1,5 @@
 import { loadConfig } from '@app/config';
-import { BrokerUnavailableError, type DomainEventMessage, writeOutboxEvent, type OutboxEventInput } from '@app/events';
+import { BrokerUnavailableError, type DomainEventMessage, eventMessageKey, writeOutboxEvent, type OutboxEventInput } from '@app/events';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { createLogger } from '@app/observability';
@@ -62,6 +62,7 @@ describe('outbox relay (api → RabbitMQ)', () => {
       pollIntervalMs: 60_000,
       batchSize: 7,
       confirmTimeoutMs,
+      signingKey: eventMessageKey(api.config.secretsKey),
       logger: createLogger('silent', 'relay-test'),
     });
     extraRelays.push(extra);

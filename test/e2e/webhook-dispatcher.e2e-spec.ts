@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { type AppConfig, loadConfig } from '@app/config';
 import { newId } from '@app/database';
-import { eventTopology, writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
+import { EVENT_SIGNATURE_HEADER, eventTopology, writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
 import { verifyWebhookRequest, WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { EventConsumer } from '../../apps/dispatcher/src/consumer/event-consumer';
@@ -653,6 +653,71 @@ describe('webhook dispatcher (outbox → RabbitMQ → dispatcher → HTTPS recei
       await channel.close();
     } finally {
       fanOut.mockRestore();
+      await connection.close();
+    }
+  });
+
+  it('does not take tenancy from the broker: a forged event for a real account is not delivered and is dead-lettered with its reason', async () => {
+    const { exchange, deadLetterQueue } = eventTopology(prefix);
+    const hook = await endpoint('/forged');
+    const forged = (id: string) => ({
+      account_id: hook.account_id,
+      envelope: { id, type: 'alarm.created', created_at: new Date().toISOString(), data: { message: 'forged' } },
+    });
+    const unsignedId = newId();
+    const badlySignedId = newId();
+    const connection = await connect(AMQP_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      channel.publish(exchange, 'alarm.created', Buffer.from(JSON.stringify(forged(unsignedId))), { persistent: true, messageId: unsignedId });
+      channel.publish(exchange, 'alarm.created', Buffer.from(JSON.stringify(forged(badlySignedId))), {
+        persistent: true,
+        messageId: badlySignedId,
+        headers: { [EVENT_SIGNATURE_HEADER]: `v1=${'0'.repeat(64)}` },
+      });
+      await channel.waitForConfirms();
+      const genuine = await publish(hook.account_id); // queued behind the forged ones
+      expect((await settled(hook.id, genuine.id)).status).toBe('succeeded');
+
+      const rows = await deliveries(hook.id);
+      expect(rows.map((d) => d.event_id)).toEqual([genuine.id]);
+      expect(receiver.received('/forged')).toHaveLength(1);
+      const dead = new Map<string, Record<string, unknown>>();
+      await waitFor('both forged messages in the dead-letter queue', async () => {
+        for (;;) {
+          const message = await channel.get(deadLetterQueue, { noAck: true });
+          if (!message) break;
+          dead.set(String(message.properties.messageId), message.properties.headers ?? {});
+        }
+        return dead.has(unsignedId) && dead.has(badlySignedId);
+      });
+      for (const id of [unsignedId, badlySignedId]) {
+        expect(dead.get(id)).toMatchObject({ 'x-rejection-reason': expect.stringMatching(/^unauthenticated_event/), 'x-original-routing-key': 'alarm.created' });
+      }
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('still delivers an unsigned message that is exactly an event the api committed (published before relays signed)', async () => {
+    const { exchange } = eventTopology(prefix);
+    const hook = await endpoint('/unsigned-committed');
+    const id = newId();
+    const envelope = { id, type: 'alarm.created', created_at: new Date().toISOString(), data: { message: 'from an older relay' } };
+    // Committed and marked published, so today's relay leaves it alone: only the unsigned copy travels.
+    await dataSource.query(
+      `INSERT INTO outbox_events (id, account_id, event_type, aggregate_type, aggregate_id, envelope, published_at) VALUES ($1, $2, 'alarm.created', 'alarm', 'old', $3::jsonb, now())`,
+      [id, hook.account_id, JSON.stringify(envelope)],
+    );
+    const connection = await connect(AMQP_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      channel.publish(exchange, 'alarm.created', Buffer.from(JSON.stringify({ account_id: hook.account_id, envelope })), { persistent: true, messageId: id });
+      await channel.waitForConfirms();
+      expect((await settled(hook.id, id)).status).toBe('succeeded');
+      await channel.close();
+    } finally {
       await connection.close();
     }
   });

@@ -3,6 +3,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
+import { eventMessageKey } from '@app/events';
 import { EventConsumer } from './consumer/event-consumer';
 import { AttemptRecorder } from './delivery/attempt-recorder';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, DeliveryStore } from './delivery/delivery-store';
@@ -90,6 +91,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
               amqpUrl: config.amqpUrl,
               amqpPrefix: config.amqpPrefix,
               prefetch: config.webhookPrefetch,
+              signingKey: eventMessageKey(config.secretsKey),
               logger: logger.child({ component: 'event-consumer' }),
               onDeliveriesCreated: (count) => {
                 metrics.deliveriesCreated.inc(count);

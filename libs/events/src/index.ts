@@ -3,3 +3,4 @@ export * from './envelope';
 export * from './outbox';
 export * from './topology';
 export * from './broker-connection';
+export * from './event-signature';

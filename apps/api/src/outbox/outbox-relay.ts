@@ -1,7 +1,7 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { PgListener } from '@app/database';
-import { assertEventTopology, BrokerConnection, BrokerUnavailableError, eventTopology, type DomainEventMessage } from '@app/events';
+import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, signEventMessage, type DomainEventMessage } from '@app/events';
 import type { AppLogger } from '@app/observability';
 import { claimOutboxBatch, markPublished, type OutboxRow } from './outbox-store';
 
@@ -19,6 +19,8 @@ export interface OutboxRelayOptions {
    * connection replaced, and the rows go out on a later pass. Bounds a SIGTERM drain as well.
    */
   confirmTimeoutMs?: number;
+  /** eventMessageKey(SECRETS_KEY): every message carries its HMAC, which the dispatcher checks. */
+  signingKey: Buffer;
   logger: AppLogger;
   onPublished?: (count: number) => void;
 }
@@ -143,7 +145,8 @@ export class OutboxRelay {
       this.returned.clear();
       const deadline = Date.now() + this.confirmTimeoutMs;
       for (const row of rows) {
-        if (!channel.publish(this.exchange, row.event_type, this.body(row), this.properties(row))) await within(drained(channel), deadline);
+        const body = this.body(row);
+        if (!channel.publish(this.exchange, row.event_type, body, this.properties(row, body))) await within(drained(channel), deadline);
       }
       if (rows.length > 0) await within(channel.waitForConfirms(), deadline);
       // A returned message was confirmed but routed nowhere: it and everything after it wait.
@@ -175,8 +178,9 @@ export class OutboxRelay {
     return Buffer.from(JSON.stringify(message));
   }
 
-  private properties(row: OutboxRow) {
+  private properties(row: OutboxRow, body: Buffer) {
     return {
+      headers: { [EVENT_SIGNATURE_HEADER]: signEventMessage(this.options.signingKey, body) },
       persistent: true,
       mandatory: true,
       messageId: row.id,

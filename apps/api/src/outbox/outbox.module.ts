@@ -3,6 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
+import { eventMessageKey } from '@app/events';
 import { APP_CONFIG } from '../config/config.module';
 import { ReadinessRegistry } from '@app/observability';
 import type { AppLogger } from '@app/observability';
@@ -35,6 +36,7 @@ export class OutboxModule implements OnApplicationBootstrap, BeforeApplicationSh
               amqpPrefix: config.amqpPrefix,
               pollIntervalMs: config.outboxPollIntervalMs,
               confirmTimeoutMs: config.outboxConfirmTimeoutMs,
+              signingKey: eventMessageKey(config.secretsKey),
               logger: logger.child({ component: 'outbox-relay' }),
               onPublished: (count) => published.inc(count),
             });

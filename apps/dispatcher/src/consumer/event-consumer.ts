@@ -1,5 +1,5 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { assertEventTopology, BrokerConnection, eventTopology, type DomainEventMessage } from '@app/events';
+import { assertEventTopology, BrokerConnection, EVENT_SIGNATURE_HEADER, eventTopology, verifyEventMessage, type DomainEventMessage } from '@app/events';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { AppLogger } from '@app/observability';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
@@ -8,6 +8,8 @@ export interface EventConsumerOptions {
   amqpUrl: string;
   amqpPrefix: string;
   prefetch: number;
+  /** eventMessageKey(SECRETS_KEY): the key the api's outbox relay signs every message with. */
+  signingKey: Buffer;
   logger: AppLogger;
   /** New deliveries exist: wake the worker (other replicas hear the NOTIFY). */
   onDeliveriesCreated(count: number): void;
@@ -20,6 +22,11 @@ export interface EventConsumerOptions {
  * by one statement and acknowledged by one ack); while the database is unavailable the
  * message is held (retried with backoff) and, on shutdown or a lost channel, left unacknowledged
  * for redelivery. A message that is not an event at all is dead-lettered, never dropped.
+ *
+ * Tenancy is never taken from the broker: a message is fanned out only when it carries the api's
+ * signature (EVENT_SIGNATURE_HEADER), or — for a message published before relays signed — when it
+ * is exactly an event the api committed (id, account, type and envelope as in outbox_events).
+ * Anything else is dead-lettered with an `x-rejection-reason` header, and nothing is delivered.
  */
 export class EventConsumer {
   readonly broker: BrokerConnection;
@@ -27,7 +34,7 @@ export class EventConsumer {
   private consumerTag: string | null = null;
   private readonly active = new Set<Promise<void>>();
   /** Parsed messages whose deliveries are not stored yet, in arrival order. */
-  private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage }> = [];
+  private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage; signed: boolean }> = [];
   private storing: Promise<void> | null = null;
   private stopping = false;
 
@@ -107,12 +114,12 @@ export class EventConsumer {
       event = parseEventMessage(message.content);
     } catch (error) {
       if (!(error instanceof MalformedEventMessage)) throw error;
-      this.options.logger.error({ error: error.message, message_id: message.properties.messageId }, 'not an event message; dead-lettered');
-      this.settle(channel, () => channel.nack(message, false, false));
-      this.options.onEvent?.('dead_lettered', null);
+      this.deadLetter(channel, message, `malformed_event: ${error.message}`);
+      this.settle(channel, () => channel.ack(message));
       return;
     }
-    this.waiting.push({ channel, raw: message, event });
+    const signed = verifyEventMessage(this.options.signingKey, message.content, message.properties.headers?.[EVENT_SIGNATURE_HEADER]);
+    this.waiting.push({ channel, raw: message, event, signed });
     // On the next turn of the event loop, so that every message the broker sent in one read shares a statement.
     if (!this.storing) {
       const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
@@ -136,9 +143,10 @@ export class EventConsumer {
       const batch = this.waiting.splice(0, Math.max(1, this.options.prefetch)).filter((entry) => entry.channel === this.channel);
       if (batch.length === 0) continue; // from a channel that closed: the broker redelivers them
       const channel = batch[0].channel;
-      const events = batch.map((entry) => entry.event);
+      let events: DomainEventMessage[] = [];
       for (let attempt = 1; ; attempt++) {
         try {
+          events = await this.authentic(channel, batch);
           const created = await this.store.fanOut(events);
           if (created > 0) this.options.onDeliveriesCreated(created);
           break;
@@ -154,6 +162,49 @@ export class EventConsumer {
       const now = Date.now();
       for (const event of events) this.options.onEvent?.('fanned_out', Math.max(0, (now - Date.parse(event.envelope.created_at)) / 1000));
     }
+  }
+
+  /**
+   * The batch's events that come from the api: signed ones, and unsigned ones that match a
+   * committed outbox row exactly. The others are dead-lettered with a reason (their
+   * acknowledgement is the batch's `multiple` ack); a retry after a database error re-checks them
+   * and may dead-letter a copy twice, never deliver one.
+   */
+  private async authentic(channel: Channel, batch: Array<{ raw: ConsumeMessage; event: DomainEventMessage; signed: boolean }>): Promise<DomainEventMessage[]> {
+    const unsigned = batch.filter((entry) => !entry.signed);
+    if (unsigned.length === 0) return batch.map((entry) => entry.event);
+    const committed = await this.store.committedEventIds(unsigned.map((entry) => entry.event));
+    const accepted: DomainEventMessage[] = [];
+    for (const entry of batch) {
+      if (entry.signed || committed.has(entry.event.envelope.id)) accepted.push(entry.event);
+      else this.deadLetter(channel, entry.raw, 'unauthenticated_event: neither signed by the api nor a committed event');
+    }
+    return accepted;
+  }
+
+  /**
+   * Copies the message to the dead-letter exchange with the reason in `x-rejection-reason` (a
+   * broker-side dead-lettering cannot say why); the caller acknowledges the original.
+   */
+  private deadLetter(channel: Channel, message: ConsumeMessage, reason: string): void {
+    const { deadLetterExchange } = eventTopology(this.options.amqpPrefix);
+    this.options.logger.error(
+      { reason, message_id: message.properties.messageId, routing_key: message.fields.routingKey },
+      'event message rejected; dead-lettered',
+    );
+    this.settle(channel, () =>
+      // Only descriptive properties: a forged `userId` would make the broker close the channel, an `expiration` drop the copy.
+      channel.publish(deadLetterExchange, '', message.content, {
+        persistent: true,
+        messageId: message.properties.messageId,
+        type: message.properties.type,
+        contentType: message.properties.contentType,
+        timestamp: message.properties.timestamp,
+        appId: message.properties.appId,
+        headers: { ...message.properties.headers, 'x-rejection-reason': reason, 'x-original-routing-key': message.fields.routingKey },
+      }),
+    );
+    this.options.onEvent?.('dead_lettered', null);
   }
 
   /** An ack on a channel that has closed is impossible; the broker redelivers, fan-out is idempotent. */

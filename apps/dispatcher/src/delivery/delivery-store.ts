@@ -95,6 +95,27 @@ export class DeliveryStore {
   }
 
   /**
+   * The ids of those events that the api committed exactly as given (same id, account, type and
+   * envelope in outbox_events): how an unsigned message proves it is not forged.
+   */
+  async committedEventIds(messages: DomainEventMessage[]): Promise<Set<string>> {
+    if (messages.length === 0) return new Set();
+    const rows = await poolQuery<{ id: string }>(
+      this.dataSource,
+      `SELECT o.id FROM outbox_events o
+         JOIN unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[]) AS m(id, account_id, event_type, envelope)
+           ON o.id = m.id AND o.account_id = m.account_id AND o.event_type = m.event_type AND o.envelope = m.envelope`,
+      [
+        messages.map((m) => m.envelope.id),
+        messages.map((m) => m.account_id),
+        messages.map((m) => m.envelope.type),
+        messages.map((m) => JSON.stringify(m.envelope)),
+      ],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
    * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint (so one
    * endpoint's backlog cannot fill every slot), `perAccount - busyAccounts` per account (so one
    * tenant's many endpoints cannot either) and `limit` in all, oldest due first, skipping rows
