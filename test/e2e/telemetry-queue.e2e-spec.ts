@@ -127,6 +127,44 @@ describe('Gateway telemetry queue (RabbitMQ)', () => {
     expect(await stored(id)).toBe(1);
   });
 
+  describe('poison messages', () => {
+    const partitions = async (): Promise<number> =>
+      (await db.query(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'telemetry_points'::regclass`))[0].n;
+
+    it('dead-letters a message larger than INGEST_MAX_MESSAGE_BYTES unparsed, and keeps consuming', async () => {
+      const id = await device();
+      const huge = Buffer.from(JSON.stringify({ points: [point(id, at(0), { temperature: 4 })], padding: 'x'.repeat(api.config.ingestMaxMessageBytes) }));
+      channel.publish(consumer.topology.exchange, 'gateway.eu-1', huge, { persistent: true, messageId: 'huge' });
+      await channel.waitForConfirms();
+      await publish(point(id, at(1), { temperature: 4 }), 'after-huge');
+      const message = await deadLettered('huge');
+      expect(message.properties.headers?.[REJECTION_REASON_HEADER]).toBe(`message_too_large: ${huge.length} bytes, at most ${api.config.ingestMaxMessageBytes} (INGEST_MAX_MESSAGE_BYTES)`);
+      expect(message.content.length).toBe(huge.length); // kept whole for inspection
+      await eventually(async () => (await stored(id)) === 1, 'the next message to be stored');
+    });
+
+    it('refuses recorded_at before 2000-01-01 or ahead of the clock', async () => {
+      const id = await device();
+      await publish({ points: [point(id, new Date('1999-12-31T23:59:59Z')), point(id, new Date(Date.now() + 24 * 3600_000))] }, 'out-of-range');
+      const message = await deadLettered('out-of-range');
+      expect(JSON.parse(String(message.properties.headers?.[REJECTIONS_HEADER]))).toEqual([
+        { index: 0, reason: 'recorded_at is before 2000-01-01' },
+        { index: 1, reason: 'recorded_at is in the future' },
+      ]);
+      expect(await stored(id)).toBe(0);
+    });
+
+    it('creates no partition for a device without an owner, however many months its points span', async () => {
+      const before = await partitions();
+      const unknown = '01900000-0000-7000-8000-00000000dead';
+      const months = Array.from({ length: 200 }, (_, i) => point(unknown, new Date(Date.UTC(2001, i, 15))));
+      await publish({ points: months }, 'many-months');
+      const message = await deadLettered('many-months');
+      expect(message.properties.headers?.[REJECTION_REASON_HEADER]).toMatch(/^200 of 200 point\(s\) refused; first: device unknown/);
+      expect(await partitions()).toBe(before);
+    });
+  });
+
   describe('batches in flight', () => {
     const points = (id: string, from: number, count: number, values: (minute: number) => Record<string, number>): Array<Record<string, unknown>> =>
       Array.from({ length: count }, (_, i) => point(id, at(from + i), values(from + i)));

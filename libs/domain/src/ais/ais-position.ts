@@ -1,5 +1,5 @@
 import { isValidImoNumber, MMSI_PATTERN, ZONED_TIMESTAMP_PATTERN } from '../formats';
-import { FUTURE_TOLERANCE_MS } from '../telemetry/telemetry-point';
+import { EARLIEST_RECORDED_AT_MS, FUTURE_TOLERANCE_MS } from '../telemetry/telemetry-point';
 import { parseBatchMessage, type BatchMessage } from '../telemetry/batch-message';
 
 /** One AIS position report of a vessel, as a feed adapter or the CLI sends it (snake_case JSON). */
@@ -42,6 +42,7 @@ export function parseAisPosition(value: unknown, now: Date = new Date()): Parsed
   const recordedAt = new Date(input.recorded_at);
   if (Number.isNaN(recordedAt.getTime())) return refuse('recorded_at is not a valid date');
   if (recordedAt.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) return refuse('recorded_at is in the future');
+  if (recordedAt.getTime() < EARLIEST_RECORDED_AT_MS) return refuse('recorded_at is before 2000-01-01');
   const latitude = number(input.latitude, 'latitude', -90, 90);
   if (typeof latitude === 'string') return refuse(latitude);
   const longitude = number(input.longitude, 'longitude', -180, 180);

@@ -35,7 +35,7 @@ interface LifecycleRow {
  * concurrent batches touching the same devices queue instead of deadlocking, and so that a
  * transfer cannot end a lifecycle while its points are being stored.
  */
-export async function lockLifecycles(manager: EntityManager, deviceIds: string[]): Promise<IngestLifecycle[]> {
+export async function lockLifecycles(manager: EntityManager, deviceIds: string[], lock = true): Promise<IngestLifecycle[]> {
   const rows = (await manager.query(
     `SELECT l.id, l.device_id, l.account_id, l.started_at, l.ended_at, l.sensors, l.thresholds, l.alert_preset_id,
             l.latitude, l.longitude, l.location_at
@@ -43,7 +43,7 @@ export async function lockLifecycles(manager: EntityManager, deviceIds: string[]
        JOIN devices d ON d.id = l.device_id
       WHERE l.device_id = ANY($1::uuid[]) AND d.approval_status = 'approved' AND d.deleted_at IS NULL
       ORDER BY l.id
-        FOR NO KEY UPDATE OF l`,
+        ${lock ? 'FOR NO KEY UPDATE OF l' : ''}`,
     [deviceIds],
   )) as LifecycleRow[];
   return rows.map((row) => ({

@@ -130,7 +130,7 @@ export class TelemetryIngestService {
   }
 
   private async storeSlice(points: TelemetryPoint[], indexes: number[], result: IngestResult, unowned: Set<string>): Promise<void> {
-    await this.partitions.ensureMs(points.map((p) => p.recordedMs));
+    await this.ensurePartitions(points);
     const raised = await this.dataSource.transaction(async (manager) => {
       const lifecycles = await lockLifecycles(manager, [...new Set(points.map((p) => p.deviceId))]);
       const assignment = this.assign(lifecycles, points, indexes, result, unowned);
@@ -143,6 +143,18 @@ export class TelemetryIngestService {
       return this.evaluate(manager, lifecycles, assignment.byLifecycle);
     });
     result.alarms.push(...raised);
+  }
+
+  /**
+   * Creates the monthly partitions the slice needs — only for points of a device that had an owner
+   * then: a message for an unknown device, however many months it spans, creates none. (A point
+   * whose owner appears between this check and the transaction fails the slice, which is retried.)
+   */
+  private async ensurePartitions(points: TelemetryPoint[]): Promise<void> {
+    const instants = points.map((p) => p.recordedMs);
+    if (!this.partitions.hasUnknownMonth(instants)) return;
+    const owners = byDevice(await lockLifecycles(this.dataSource.manager, [...new Set(points.map((p) => p.deviceId))], false));
+    await this.partitions.ensureMs(points.filter((p) => lifecycleAt(owners.get(p.deviceId), p.recordedMs) !== null).map((p) => p.recordedMs));
   }
 
   /**

@@ -22,6 +22,20 @@ export class TelemetryPartitions {
     await this.ensureMs(ms);
   }
 
+  /** Whether any of these instants falls in a month this process has not ensured yet. */
+  hasUnknownMonth(instants: readonly number[]): boolean {
+    let knownFrom = 0;
+    let knownTo = 0;
+    for (const at of instants) {
+      if (at >= knownFrom && at < knownTo) continue;
+      const month = monthStart(new Date(at));
+      if (!this.known.has(month.getTime())) return true;
+      knownFrom = month.getTime();
+      knownTo = Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1);
+    }
+    return false;
+  }
+
   /** `ensure` for epoch milliseconds: no Date per instant while they fall in a known month. */
   async ensureMs(instants: readonly number[]): Promise<void> {
     const missing = new Set<number>();

@@ -21,6 +21,8 @@ describe('parseTelemetryPoint', () => {
   it.each([
     [{ device_id: DEVICE, recorded_at: '2025-06-01T12:04:59Z' }, null],
     [{ device_id: DEVICE, recorded_at: '2025-06-01T12:05:01Z' }, 'recorded_at is in the future'],
+    [{ device_id: DEVICE, recorded_at: '1999-12-31T23:59:59.999Z' }, 'recorded_at is before 2000-01-01'],
+    [{ device_id: DEVICE, recorded_at: '0001-01-01T00:00:00Z' }, 'recorded_at is before 2000-01-01'],
     [{ device_id: DEVICE, recorded_at: '2025-06-01' }, 'recorded_at must be an ISO 8601 timestamp with a time zone'],
     [{ device_id: DEVICE, recorded_at: '2025-13-01T00:00:00Z' }, 'recorded_at is not a valid date'],
     [{ device_id: DEVICE, recorded_at: 1717243200 }, 'recorded_at must be an ISO 8601 timestamp with a time zone'],

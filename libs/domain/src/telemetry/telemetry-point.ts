@@ -34,6 +34,12 @@ const FIELDS = new Set(['device_id', 'recorded_at', ...Object.keys(RANGES)]);
 /** Points stamped further ahead than this are refused: the device clock is wrong. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
+/**
+ * Points stamped before this are refused (2000-01-01T00:00:00Z): a device clock that reset, or a
+ * message crafted to reach far months — each month is a partition.
+ */
+export const EARLIEST_RECORDED_AT_MS = Date.UTC(2000, 0, 1);
+
 /** Why a value is not a valid `name` measurement, or null when it is (a number in range, null or absent). */
 function measurementFault(raw: unknown, name: keyof typeof RANGES): string | null {
   if (raw === undefined || raw === null) return null;
@@ -62,6 +68,7 @@ export function parseTelemetryPoint(value: unknown, nowMs: number = Date.now()):
   const recordedMs = Date.parse(recordedAt);
   if (Number.isNaN(recordedMs)) return 'recorded_at is not a valid date';
   if (recordedMs > nowMs + FUTURE_TOLERANCE_MS) return 'recorded_at is in the future';
+  if (recordedMs < EARLIEST_RECORDED_AT_MS) return 'recorded_at is before 2000-01-01';
   const { temperature, humidity, light, shock, battery, latitude, longitude } = input;
   const fault =
     measurementFault(temperature, 'temperature') ??

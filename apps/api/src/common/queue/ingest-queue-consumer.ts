@@ -174,7 +174,12 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   }
 
   private receive(delivery: Delivery): void {
-    const parsed = this.parse(delivery.message.content);
+    const size = delivery.message.content.length;
+    // Checked before parsing: a huge message must not reach JSON.parse in a heap-capped process.
+    const parsed: ParsedQueueMessage =
+      size > this.config.ingestMaxMessageBytes
+        ? { ok: false, reason: `message_too_large: ${size} bytes, at most ${this.config.ingestMaxMessageBytes} (INGEST_MAX_MESSAGE_BYTES)` }
+        : this.parse(delivery.message.content);
     const count = parsed.ok ? parsed.items.length : 0;
     let unit = this.building;
     if (unit && unit.batch.size > 0 && unit.batch.size + count > INGEST_BATCH_ITEMS) {
