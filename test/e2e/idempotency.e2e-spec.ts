@@ -28,16 +28,47 @@ describe('Idempotency-Key on record-creating POSTs', () => {
     expect(await countCarriers(api, tenant.accountId, 'Replay Lines')).toBe(1);
   });
 
-  it('refuses the same key with a different request (422), and replays stored client errors unchanged', async () => {
+  it('refuses the same key with a different request (422)', async () => {
     await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', 'reuse-key-0001').send({ name: 'A', mode: 'road' }).expect(201);
     const reused = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', 'reuse-key-0001').send({ name: 'B', mode: 'road' }).expect(422);
     expect(reused.body.code).toBe('idempotency_key_reused');
     expect(await countCarriers(api, tenant.accountId, 'B')).toBe(0);
 
-    const invalid = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', 'invalid-key-0001').send({ name: 'C', mode: 'spaceship' }).expect(400);
-    const replayed = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', 'invalid-key-0001').send({ name: 'C', mode: 'spaceship' }).expect(400);
-    expect(replayed.body).toEqual(invalid.body);
+  });
+
+  it('does not store a request refused before it executed: the client corrects it and retries with the same key', async () => {
+    const key = 'corrected-key-0001';
+    const invalid = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', key).send({ name: 'C', mode: 'spaceship' }).expect(400);
+    expect(invalid.body.code).toBe('validation_failed');
+    expect(invalid.headers['idempotent-replayed']).toBeUndefined();
+    const again = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', key).send({ name: 'C', mode: 'spaceship' }).expect(400);
+    expect(again.headers['idempotent-replayed']).toBeUndefined(); // validated again, not replayed
+    const corrected = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', key).send({ name: 'C', mode: 'road' }).expect(201);
+    expect(corrected.body.name).toBe('C');
+    const replay = await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', key).send({ name: 'C', mode: 'road' }).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await countCarriers(api, tenant.accountId, 'C')).toBe(1);
+
+    // 403: a credential without the scope is refused before anything runs; granted, the same key executes.
+    const reader = await createTenant(api.app, ['carriers:read'], 'Scopeless Co');
+    await api.http.post(`${API}/carriers/`).set(reader.auth).set('Idempotency-Key', 'scoped-key-0001').send({ name: 'D', mode: 'road' }).expect(403);
+    const stored = await dataSourceOf(api.app).query('SELECT count(*)::int AS n FROM idempotency_records WHERE idempotency_key = $1', ['scoped-key-0001']);
+    expect(stored[0].n).toBe(0);
+
+    // 415: a wrong content type is refused before anything runs.
+    await api.raw.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', 'typed-key-0001').set('Content-Type', 'text/plain').send('name=E').expect(415);
+    await api.http.post(`${API}/carriers/`).set(tenant.auth).set('Idempotency-Key', 'typed-key-0001').send({ name: 'E', mode: 'road' }).expect(201);
+  });
+
+  it('stores and replays a business refusal (409): the operation ran and said no', async () => {
+    const inviter = await createTenant(api.app, ['users:invite'], 'Inviting Co');
+    const body = { email: 'twice.invited@example.com', full_name: 'Twice', role: 'VIEWER' };
+    await api.http.post(`${API}/user-invitations/`).set(inviter.auth).set('Idempotency-Key', 'invite-key-0001').send(body).expect(201);
+    const conflict = await api.http.post(`${API}/user-invitations/`).set(inviter.auth).set('Idempotency-Key', 'invite-key-0002').send(body).expect(409);
+    expect(conflict.body.code).toBe('already_invited');
+    const replayed = await api.http.post(`${API}/user-invitations/`).set(inviter.auth).set('Idempotency-Key', 'invite-key-0002').send(body).expect(409);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(conflict.body);
     expect(replayed.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 

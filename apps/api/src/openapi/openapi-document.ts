@@ -51,6 +51,9 @@ Every record-creating POST requires \`Idempotency-Key\` (8–128 visible ASCII c
 scoped to the credential and account and kept 24 hours. A repeat of the same request returns the
 stored status and body with \`Idempotent-Replayed: true\`; the same key with a different request is
 422 \`idempotency_key_reused\`; while the first request runs, 409 \`idempotency_request_in_progress\`.
+Only requests that executed are stored: a success, or a refusal the operation itself made (409,
+410, 422). A request refused before it executed — 400 validation, 401, 403, 404, 413, 415, 429 —
+is not stored, so correct it and retry with the same key.
 
 ## Rate limits
 Per credential: by default 1200 requests per minute (per API replica); the token endpoint: 60 per

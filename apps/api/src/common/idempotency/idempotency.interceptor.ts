@@ -20,6 +20,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * Stripe's rule: a refusal the operation reached only after it began executing — a state conflict
+ * (409), a gone record (410), an unprocessable request (422) — is an answer, stored and replayed
+ * under its key. Anything refused before executing (400 validation, 401, 403, 404 of the record
+ * the path names, 413, 415, 429) is not stored: the client may correct the request and retry with
+ * the same key.
+ */
+export function isExecutedRefusal(status: number): boolean {
+  return status === 409 || status === 410 || status === 422;
+}
+
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path.replace(/\/+$/, '')}\n${canonical(body ?? null)}`).digest('hex');
 }
@@ -70,8 +81,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await this.store.complete(scope, response.statusCode, body, typeof location === 'string' ? { Location: location } : {});
       return body;
     } catch (error) {
-      // A client error is an answer too: replaying it keeps "same key, same response".
-      if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
+      // A business refusal is an answer too: replaying it keeps "same key, same response".
+      if (error instanceof ApiError && isExecutedRefusal(error.status)) {
         await this.store.complete(scope, error.status, toProblem(error, request.originalUrl.split('?')[0]), error.headers);
       } else {
         await this.store.release(scope);
