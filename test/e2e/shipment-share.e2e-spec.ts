@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
@@ -39,7 +39,7 @@ describe('Share records and the public tracking page', () => {
   const put = (id: number, body: Record<string, unknown>) => api.http.put(shareOf(id)).set(world.tenant.auth).send(body);
   const view = (url: string) => api.raw.get(new URL(url).pathname);
 
-  it('shows a disabled record before sharing; PUT returns the URL once, GET never', async () => {
+  it('shows a disabled record before sharing; PUT and every GET show the same working URL', async () => {
     const shipment = await newShipment();
     expect((await api.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200)).body).toEqual({
       enabled: false, url: null, expires_at: null, max_views: null, view_count: 0, created_at: null, revoked_at: null,
@@ -49,7 +49,9 @@ describe('Share records and the public tracking page', () => {
     expect(created.body).toMatchObject({ enabled: true, url: expect.stringMatching(TOKEN_URL), max_views: 3, view_count: 0, revoked_at: null });
     expect(new Date(created.body.expires_at).getTime() - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 1000);
     const status = await api.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200);
-    expect(status.body).toEqual({ ...created.body, url: null });
+    expect(status.body).toEqual(created.body);
+    await view(status.body.url).expect(200);
+    expect((await api.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200)).body).toMatchObject({ url: created.body.url, view_count: 1 });
 
     // only the token's hash is stored, and the raw token is nowhere in the database
     const token = (created.body.url as string).split('/').pop() as string;
@@ -196,6 +198,37 @@ describe('Share records and the public tracking page', () => {
     expect(page.text).toContain('38.63000, 27.10000');
     expect(page.text).toContain('min 4.0 °C · average 5.9 °C · max 8.0 °C');
     expect(page.text).toMatch(/<polyline points="[^"]+"/);
+  });
+
+  it('gives no working link to someone holding only the database rows, and none after SECRETS_KEY changes', async () => {
+    const shipment = await newShipment();
+    const { url } = (await put(shipment.id, { expires_in_hours: 2, max_views: 50 }).expect(200)).body;
+    const [row] = await db.query('SELECT token_hash, link_nonce, account_id FROM shipment_shares WHERE shipment_id = $1', [shipment.id]);
+    expect(row.link_nonce).toHaveLength(16);
+    const attempts = [
+      row.token_hash.toString('base64url').slice(0, 43),
+      Buffer.concat([row.link_nonce, row.link_nonce]).toString('base64url').slice(0, 43),
+      // The derivation, with the database's values but a guessed key (the documented dev key, or none).
+      createHmac('sha256', Buffer.alloc(32)).update(`${row.account_id}:${shipment.id}:`).update(row.link_nonce).digest('base64url'),
+      createHmac('sha256', 'dev-only-secrets-key-change-me-0123456789abcdef').update(`${row.account_id}:${shipment.id}:`).update(row.link_nonce).digest('base64url'),
+    ];
+    for (const token of attempts) {
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await api.raw.get(`/track/${token}`).expect(404);
+    }
+    await view(url).expect(200);
+
+    // Last in this file: a second app replaces the process-wide passport strategy of the first.
+    const rotated = await startApi({ PUBLIC_BASE_URL: BASE, SECRETS_KEY: 'a-rotated-secrets-key-0123456789-abcdefghij' });
+    try {
+      await rotated.raw.get(new URL(url).pathname).expect(404);
+      const status = (await rotated.http.get(shareOf(shipment.id)).set(world.tenant.auth).expect(200)).body;
+      expect(status).toMatchObject({ enabled: true, url: null }); // refresh to get a link under the new key
+      const refreshed = (await rotated.http.put(shareOf(shipment.id)).set(world.tenant.auth).send({ expires_in_hours: 2, max_views: 50 }).expect(200)).body;
+      await rotated.raw.get(new URL(refreshed.url).pathname).expect(200);
+    } finally {
+      await rotated.close();
+    }
   });
 });
 

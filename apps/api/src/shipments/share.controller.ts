@@ -11,7 +11,7 @@ import { ShareService } from './share.service';
 const LINK_RULES =
   'The link opens the public tracking page (outside the API, no login): status, route, planned times, last position and a temperature chart of the shipment window — no account or device identifiers. ' +
   'Each page view counts; past the expiry or the view limit, or after revocation, the page answers 404 and shows nothing. ' +
-  'The token is random (256 bits) and stored only as a hash: the URL is returned by PUT alone and is null in every other response.';
+  'The URL is the only carrier of the link token: no response field is a bare token. The token is derived (HMAC-SHA256 under a key derived from the service\'s SECRETS_KEY, over the share and a per-refresh nonce): the service shows the same URL on every GET while the link works, and the database alone never yields a working link. Rotating SECRETS_KEY invalidates every link (GET then shows `url: null`; refresh to get a new one).';
 
 @PublicApiController('shipments', 'Shipments')
 export class ShareController {
@@ -20,7 +20,7 @@ export class ShareController {
   @Get(':shipment_id/share')
   @Scopes('shipments:read', 'shipments:share')
   @SHIPMENT_ID
-  @ApiOperation({ summary: 'Sharing status of the shipment', description: `Enabled flag, expiry, view limit and views used; \`url\` is always null here. ${LINK_RULES}` })
+  @ApiOperation({ summary: 'Sharing status of the shipment', description: `Enabled flag, the safe URL while the link works (null when disabled), expiry, view limit and views used. ${LINK_RULES}` })
   @ApiOkResponse({ type: ShareDto })
   @ApiResponse(SHIPMENT_NOT_FOUND)
   async get(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<ShareDto> {
@@ -37,7 +37,7 @@ export class ShareController {
       'Send `expires_at` (1 hour to 90 days ahead) or `expires_in_hours` (1–2160), and `max_views` (1–10000). ' +
       `Completed shipments can be shared too. ${LINK_RULES}`,
   })
-  @ApiOkResponse({ type: ShareDto, description: 'The share record with its `url` — the only response that carries it.' })
+  @ApiOkResponse({ type: ShareDto, description: 'The share record with its new `url`.' })
   @ApiResponse(problemResponse(400, 'Invalid body (`validation_failed`): expiry missing, both forms sent, or out of bounds; view limit out of bounds.'))
   @ApiResponse(SHIPMENT_NOT_FOUND)
   async put(@IntParam('shipment_id') shipmentId: number, @Body() body: PutShareDto, @CurrentAccount() accountId: string): Promise<ShareDto> {

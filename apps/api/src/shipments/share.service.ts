@@ -6,9 +6,13 @@ import { execSql } from '@app/database';
 import { NotFoundError, ValidationFailedError } from '../common/api-error';
 import { APP_CONFIG } from '../config/config.module';
 import { SHARE_LIMITS, type PutShareDto, type ShareDto } from './dto/share.dto';
-import { hashShareToken, newShareToken, SHARE_TOKEN_PATTERN, TRACKING_PAGE_PATH } from './share-token';
+import { timingSafeEqual } from 'node:crypto';
+import { deriveShareToken, hashShareToken, newShareNonce, SHARE_TOKEN_PATTERN, shareLinkKey, TRACKING_PAGE_PATH } from './share-token';
 
 interface ShareRow {
+  token_hash: Buffer;
+  /** Null for a share created before links were derivable: its URL cannot be shown. */
+  link_nonce: Buffer | null;
   expires_at: Date;
   max_views: number;
   view_count: number;
@@ -27,11 +31,12 @@ export interface SharedShipment {
   expiresAt: Date;
 }
 
-function present(row: ShareRow | undefined, now: Date, url: string | null = null): ShareDto {
+function present(row: ShareRow | undefined, now: Date, link: (row: ShareRow) => string | null): ShareDto {
   if (!row) return { enabled: false, url: null, expires_at: null, max_views: null, view_count: 0, created_at: null, revoked_at: null };
+  const enabled = row.revoked_at === null && row.expires_at.getTime() > now.getTime() && row.view_count < row.max_views;
   return {
-    enabled: row.revoked_at === null && row.expires_at.getTime() > now.getTime() && row.view_count < row.max_views,
-    url,
+    enabled,
+    url: enabled ? link(row) : null,
     expires_at: row.expires_at.toISOString(),
     max_views: row.max_views,
     view_count: row.view_count,
@@ -42,41 +47,60 @@ function present(row: ShareRow | undefined, now: Date, url: string | null = null
 
 type ShareHit = { account_id: string; shipment_id: number; expires_at: Date };
 
+const RETURNED = 'token_hash, link_nonce, expires_at, max_views, view_count, created_at, revoked_at';
+
 /**
- * The single share record of a shipment (spec §2.3). The token is random, stored as its SHA-256
- * only, and appears in exactly one response: the PUT that creates or refreshes it.
+ * The single share record of a shipment (spec §2.3). Its link token is derived — an HMAC under a
+ * key derived from SECRETS_KEY over the share's account, shipment and a per-refresh nonce — so
+ * every GET can show the working URL while the database alone (nonce and the token's SHA-256)
+ * never yields one. A refresh draws a new nonce (the previous link dies at once); rotating
+ * SECRETS_KEY invalidates every link (GET then shows `url: null` until the share is refreshed).
  */
 @Injectable()
 export class ShareService {
+  private readonly linkKey: Buffer;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.linkKey = shareLinkKey(config.secretsKey);
+  }
 
   async get(accountId: string, shipmentId: number): Promise<ShareDto> {
     return this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
-      return present(await this.row(manager, accountId, shipmentId), new Date());
+      return present(await this.row(manager, accountId, shipmentId), new Date(), (row) => this.url(accountId, shipmentId, row));
     });
+  }
+
+  /** The share's working URL, or null when it cannot be derived (no nonce, or SECRETS_KEY changed since). */
+  private url(accountId: string, shipmentId: number, row: Pick<ShareRow, 'link_nonce' | 'token_hash'>): string | null {
+    if (!row.link_nonce) return null;
+    const token = deriveShareToken(this.linkKey, { accountId, shipmentId, nonce: row.link_nonce });
+    const hash = hashShareToken(token);
+    if (hash.length !== row.token_hash.length || !timingSafeEqual(hash, row.token_hash)) return null;
+    return `${this.config.publicBaseUrl}/${TRACKING_PAGE_PATH}/${token}`;
   }
 
   /** Creates the record, or refreshes it: a new token (the old link dies at once) and the view count back to 0. */
   async put(accountId: string, shipmentId: number, body: PutShareDto): Promise<ShareDto> {
     const now = new Date();
     const expiresAt = this.expiry(body, now);
-    const token = newShareToken();
+    const nonce = newShareNonce();
+    const token = deriveShareToken(this.linkKey, { accountId, shipmentId, nonce });
     return this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
       const [row] = (await manager.query(
-        `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, expires_at, max_views, view_count, created_at, revoked_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 0, $6, NULL, $6)
+        `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, link_nonce, expires_at, max_views, view_count, created_at, revoked_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, NULL, $7)
          ON CONFLICT (shipment_id) DO UPDATE
-           SET token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at, max_views = EXCLUDED.max_views,
+           SET token_hash = EXCLUDED.token_hash, link_nonce = EXCLUDED.link_nonce, expires_at = EXCLUDED.expires_at, max_views = EXCLUDED.max_views,
                view_count = 0, created_at = EXCLUDED.created_at, revoked_at = NULL, updated_at = EXCLUDED.updated_at
-         RETURNING expires_at, max_views, view_count, created_at, revoked_at`,
-        [shipmentId, accountId, hashShareToken(token), expiresAt.toISOString(), body.max_views, now.toISOString()],
+         RETURNING ${RETURNED}`,
+        [shipmentId, accountId, hashShareToken(token), nonce, expiresAt.toISOString(), body.max_views, now.toISOString()],
       )) as ShareRow[];
-      return present(row, now, `${this.config.publicBaseUrl}/${TRACKING_PAGE_PATH}/${token}`);
+      return present(row, now, (stored) => this.url(accountId, shipmentId, stored));
     });
   }
 
@@ -108,6 +132,7 @@ export class ShareService {
 
   private async viewable(token: string, countView: boolean): Promise<SharedShipment | null> {
     if (!SHARE_TOKEN_PATTERN.test(token)) return null;
+    if (!(await this.derivedWithCurrentKey(token))) return null;
     const working = `sh.token_hash = $1 AND sh.revoked_at IS NULL AND sh.expires_at > now() AND sh.view_count < sh.max_views
           AND EXISTS (SELECT 1 FROM shipments s WHERE s.id = sh.shipment_id AND s.account_id = sh.account_id AND s.deleted_at IS NULL)`;
     const sql = countView
@@ -115,6 +140,25 @@ export class ShareService {
       : `SELECT sh.account_id, sh.shipment_id, sh.expires_at FROM shipment_shares sh WHERE ${working}`;
     const row = (await execSql<ShareHit>(this.dataSource, sql, [hashShareToken(token)])).rows[0];
     return row ? { accountId: row.account_id, shipmentId: row.shipment_id, expiresAt: row.expires_at } : null;
+  }
+
+  /**
+   * A token whose hash is stored must also be the one SECRETS_KEY derives from its share today:
+   * after a rotation of the key, old links stop working. (Legacy shares without a nonce pass.)
+   */
+  private async derivedWithCurrentKey(token: string): Promise<boolean> {
+    const [share] = (
+      await execSql<{ account_id: string; shipment_id: number; link_nonce: Buffer | null }>(
+        this.dataSource,
+        'SELECT account_id, shipment_id, link_nonce FROM shipment_shares WHERE token_hash = $1',
+        [hashShareToken(token)],
+      )
+    ).rows;
+    if (!share) return false;
+    if (!share.link_nonce) return true;
+    const derived = Buffer.from(deriveShareToken(this.linkKey, { accountId: share.account_id, shipmentId: share.shipment_id, nonce: share.link_nonce }));
+    const presented = Buffer.from(token);
+    return derived.length === presented.length && timingSafeEqual(derived, presented);
   }
 
   private expiry(body: PutShareDto, now: Date): Date {
@@ -137,7 +181,7 @@ export class ShareService {
 
   private async row(manager: EntityManager, accountId: string, shipmentId: number): Promise<ShareRow | undefined> {
     const rows = (await manager.query(
-      `SELECT expires_at, max_views, view_count, created_at, revoked_at FROM shipment_shares WHERE account_id = $1 AND shipment_id = $2`,
+      `SELECT ${RETURNED} FROM shipment_shares WHERE account_id = $1 AND shipment_id = $2`,
       [accountId, shipmentId],
     )) as ShareRow[];
     return rows[0];

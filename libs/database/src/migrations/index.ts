@@ -12,6 +12,7 @@ import { AisPositions1763770000002 } from './1763770000002-AisPositions';
 import { Reports1763770000003 } from './1763770000003-Reports';
 import { PanelSessions1763770100000 } from './1763770100000-PanelSessions';
 import { CompanyAdminInvitations1763770100001 } from './1763770100001-CompanyAdminInvitations';
+import { ShareLinkNonce1763770200000 } from './1763770200000-ShareLinkNonce';
 import { WebhookDeliveryRetention1763770300000 } from './1763770300000-WebhookDeliveryRetention';
 import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounters';
 import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails';
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   WebhookDeliveryRetention1763770300000,
   RateLimitCounters1763770600000,
   InvitationEmails1763771000000,
+  ShareLinkNonce1763770200000,
 ];

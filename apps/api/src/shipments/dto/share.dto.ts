@@ -38,7 +38,7 @@ export class ShareDto {
     nullable: true,
     format: 'uri',
     description:
-      'The public tracking page. Returned only by the PUT that creates or refreshes the link, and null in every other response: only a hash of the token is stored, so it cannot be shown again. Keep it when you create it; refresh (PUT) to get a new one.',
+      'The public tracking page, while the link works (`enabled`); null otherwise. The same URL on every GET until a refresh (PUT) replaces it or a revocation ends it. Null as well for a link created before links were derivable, or after SECRETS_KEY was rotated: refresh to get one.',
     example: 'https://api.example.com/track/3q2-7wEjYk8nJ0sGm9bV_1xRr5uTzQpLhA4cDf6eKoI',
   })
   url: string | null;
