@@ -4,6 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { rejectPrototypeKeys, requireJsonBodies } from './common/body-guards';
+import { rejectUnstorableText, verifyJsonDepth } from './common/hostile-input';
 import { API_PREFIX } from './common/public-api-controller';
 import { JsonReplyExpressAdapter } from './common/json-reply.adapter';
 import { createValidationPipe } from './common/validation';
@@ -28,9 +29,13 @@ export async function createApiApp(config: AppConfig, logger: AppLogger = create
   app.use(requestLogger(logger));
   app.use(app.get(Metrics).middleware());
   app.use(requireJsonBodies());
-  app.useBodyParser('json', { limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  // Nest's type omits `verify` (it uses the hook for rawBody, which this app does not enable): the
+  // depth check must see the raw bytes before JSON.parse does.
+  const jsonOptions = { limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonDepth };
+  app.useBodyParser('json', jsonOptions as Parameters<typeof app.useBodyParser<'json'>>[1]);
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
   app.use(rejectPrototypeKeys());
+  app.use(rejectUnstorableText());
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
 

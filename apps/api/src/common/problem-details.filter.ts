@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from './api-error';
+import { ApiError, ValidationFailedError } from './api-error';
+import { NestingTooDeepError } from './hostile-input';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { OAuthError } from '../auth/oauth-error';
 import { LOGGER, type AppLogger } from '@app/observability';
@@ -79,6 +80,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   private toApiError(exception: unknown, request: Request): ApiError {
     if (exception instanceof ApiError) return exception;
+    // Raised by the body parser's depth check; the Express adapter may wrap it in a BadRequestException.
+    const deep = exception instanceof NestingTooDeepError ? exception : exception instanceof HttpException && exception.cause instanceof NestingTooDeepError ? exception.cause : null;
+    if (deep) return new ValidationFailedError([{ field: deep.field, code: 'nesting_too_deep', message: deep.message }], 'The request body is nested too deeply.');
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const [code, title] = FRAMEWORK_CODES[status] ?? (status >= 500 ? ['internal_error', 'Internal error'] : ['error', 'Error']);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsBoundedTimestamp } from '../../common/hostile-input';
 import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 
 export const SHARE_LIMITS = {
@@ -15,6 +16,7 @@ export class PutShareDto {
   @IsOptional()
   @IsISO8601({ strict: true })
   @Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' })
+  @IsBoundedTimestamp()
   expires_at?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: SHARE_LIMITS.minHours, maximum: SHARE_LIMITS.maxHours, description: 'Alternatively: hours from now.' })

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
 import { SHIPMENT_LEG_MODES, ZONED_TIMESTAMP_PATTERN, type ShipmentLegMode } from '@app/domain';
+import { IsBoundedTimestamp } from '../../common/hostile-input';
 import { OptionalUuid } from '../../common/catalogue/field-decorators';
 import { OptionalImo, OptionalMmsi } from '../../common/catalogue/transport-identifiers';
 
@@ -12,6 +13,7 @@ export const OptionalTimestamp = (description: string): PropertyDecorator =>
     IsOptional(),
     IsISO8601({ strict: true }),
     Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' }),
+    IsBoundedTimestamp(),
   );
 
 /** One leg of the route, in travel order. Initialisers give the stored nulls for fields not sent. */

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsBoundedTimestamp } from '../../common/hostile-input';
 import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 import { PageQueryDto } from '../../common/paging';
 import { BUCKET_NAMES, type BucketName } from '../telemetry-buckets';
@@ -15,6 +16,7 @@ function Timestamp(description: string): PropertyDecorator {
     IsOptional(),
     IsISO8601({ strict: true }),
     Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' }),
+    IsBoundedTimestamp(),
   ];
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
