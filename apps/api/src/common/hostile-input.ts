@@ -78,9 +78,9 @@ export function verifyJsonDepth(_request: unknown, _response: unknown, raw: Buff
 }
 
 // A NUL cannot be stored in PostgreSQL text; a lone surrogate is not Unicode and would be altered on the way.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const isUnstorableText = (text: string): boolean => UNSTORABLE.test(text);
+export const isUnstorableText = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
 
 /** The first field (dotted path, array indexes as segments) whose key or string value cannot be stored. */
 export function findUnstorableText(value: unknown, path: string, depth = 0): string | null {
