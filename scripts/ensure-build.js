@@ -20,7 +20,7 @@ function newestSource(dir) {
 }
 
 function ensureBuild() {
-  const sources = Math.max(...['apps', 'libs', 'bench'].map((dir) => newestSource(path.join(root, dir))));
+  const sources = Math.max(...['apps', 'libs', 'bench', 'fuzz'].map((dir) => newestSource(path.join(root, dir))));
   const built = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
   if (built >= sources) return;
   process.stderr.write('Building (tsc)…\n');

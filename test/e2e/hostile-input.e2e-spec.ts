@@ -37,6 +37,14 @@ describe('hostile input is a 400 naming the field, never a 500', () => {
     expect(await carriers('Deep')).toBe(0);
   });
 
+  it.each([[[null]], [[[]]], [null], ['circle']])('refuses geofence %j on create and replace with a 400 naming it', async (geofence) => {
+    const created = await post('locations', { name: 'Geo base', kind: 'warehouse', geofence: { type: 'circle', center: { latitude: 38.4, longitude: 27.1 }, radius_m: 500 } });
+    const create = await post('locations', { name: 'Geo bad', kind: 'warehouse', geofence }).expect(400);
+    expect(create.body.errors.map((e: { field: string }) => e.field)).toContain('geofence');
+    const replace = await api.raw.put(`${API}/locations/${created.body.id}/`).set(tenant.auth).send({ name: 'Geo bad', kind: 'port', geofence }).expect(400);
+    expect(replace.body.errors.map((e: { field: string }) => e.field)).toContain('geofence');
+  });
+
   it('still accepts the deepest legitimate body (a polygon geofence)', async () => {
     const polygon = { type: 'polygon', points: [{ latitude: 38.4, longitude: 27.1 }, { latitude: 38.5, longitude: 27.1 }, { latitude: 38.5, longitude: 27.2 }] };
     const res = await post('locations', { name: 'Polygon site', address: 'Quay 1', geofence: polygon });

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNumber, IsObject, Max, Min, registerDecorator, ValidateNested } from 'class-validator';
 import { GEOFENCE_RADIUS_M, GEOFENCE_TYPES, POLYGON_MAX_POSITIONS, POLYGON_PROBLEM_CODES, polygonCoordinatesProblem, type Position } from '@app/domain';
 
@@ -95,14 +95,16 @@ export const GeofenceProperty = (): PropertyDecorator =>
     IsDefined(),
     IsObject(),
     ValidateNested(),
-    Type(() => UnknownGeofenceDto, {
-      discriminator: {
-        property: 'type',
-        subTypes: [
-          { name: 'circle', value: CircleGeofenceDto },
-          { name: 'polygon', value: PolygonGeofenceDto },
-        ],
+    // The class is chosen by `type` here rather than by class-transformer's discriminator, which
+    // throws (a 500) on an array holding null, e.g. `"geofence": [null]`: anything but a plain
+    // object is left as it is, for IsObject to refuse.
+    Transform(
+      ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
+        const raw = obj[key];
+        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+        const type = (raw as { type?: unknown }).type;
+        return plainToInstance(type === 'circle' ? CircleGeofenceDto : type === 'polygon' ? PolygonGeofenceDto : UnknownGeofenceDto, raw);
       },
-      keepDiscriminatorProperty: true,
-    }),
+      { toClassOnly: true },
+    ),
   );
