@@ -247,7 +247,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cursorKey: createHash('sha256').update(`cursor:${jwtSigningKeys[0].secret}`).digest(),
     telemetryMaxRangeDays: integer(env, 'TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
     ingestConsumer: switchedOn(env.INGEST_CONSUMER),
-    ingestMaxMessageBytes: integer(env, 'INGEST_MAX_MESSAGE_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    ingestMaxMessageBytes: integer(env, 'INGEST_MAX_MESSAGE_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576),
     webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000),

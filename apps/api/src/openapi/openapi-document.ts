@@ -67,9 +67,10 @@ Shipment ids are integers. A shipment is active from its creation (its tracking 
 until it is completed — by \`POST /shipments/{id}/complete/\` or by the destination's geofence
 automation — which freezes the window; \`GET /shipments/{id}/\` returns the same representation that
 the \`shipment.created\` and \`shipment.completed\` events carry as \`data\`. A share link opens a
-public tracking page; its token is random and stored only as a hash, so the URL is returned once, by
-the \`PUT\` that creates or refreshes it (a refresh issues a new URL, invalidates the old one and resets
-the view count), and is \`null\` in every other response. Completing a shipment generates its report
+public tracking page. Its token is derived from a service secret and a per-refresh nonce, so
+\`GET …/share/\` shows the same working URL while the link works, and the database alone never yields
+one; a refresh (\`PUT\`) issues a new URL, invalidates the old one and resets the view count; \`DELETE\`
+revokes it at once; rotating the service's \`SECRETS_KEY\` invalidates every link. Completing a shipment generates its report
 (PDF and CSV of the points), listed under \`/reports/\` and downloaded as a stream.
 
 ## Webhooks
@@ -82,8 +83,12 @@ fields; timestamps are ISO 8601 UTC. Identifiers are UUIDs except shipments (int
 accept an explicit allow-list of writable fields and reject unknown ones; PATCH changes only the
 fields sent. Responses are \`application/json; charset=utf-8\` (errors \`application/problem+json\`)
 with a \`Content-Length\`; JSON responses carry no \`ETag\` and conditional requests are not
-supported (report downloads excepted: their \`ETag\` is the file's SHA-256). Documentation:
-English (this document, Swagger UI, the repository README) and Turkish (\`docs/tr/README.md\`).
+supported (report downloads excepted: their \`ETag\` is the file's SHA-256).
+
+## Guides
+The API guide — authentication, scopes, paging, errors, idempotency, rate limits, webhooks with
+receiver examples, ingestion, operations — is in the service's repository: English
+\`docs/en/README.md\`, Turkish \`docs/tr/README.md\`.
 `.trim();
 
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
