@@ -68,7 +68,7 @@ describe('OpenAPI description of shipments and reports', () => {
     const download = paths[`${API}/reports/{report_id}/download/`].get;
     expect(Object.keys(download.responses['200'].content ?? {})).toEqual(['application/pdf', 'text/csv']);
     const schemas = (api.document as { components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> } }).components.schemas;
-    expect(schemas.ShareDto.properties.url.description).toContain('Returned only by the PUT');
+    expect(schemas.ShareDto.properties.url.description).toContain('The same URL on every GET');
     expect(Object.keys(schemas.ShipmentDto.properties)).toEqual(
       expect.arrayContaining(['id', 'status', 'origin', 'destination', 'transport_legs', 'active_transport_leg', 'devices', 'ais_position', 'summary']),
     );
