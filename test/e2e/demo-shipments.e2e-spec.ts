@@ -50,7 +50,7 @@ describe('demo:seed shipments and reports (DESIGN §7)', () => {
     expect(detail.body.ais_position).toMatchObject({ mmsi: '271000123', recorded_at: expect.any(String) });
     expect(detail.body.summary.point_count).toBeGreaterThan(3 * 24 * 12);
     const share = await api.http.get(`${API}/shipments/${active}/share/`).set(primaryAuth).expect(200);
-    expect(share.body).toMatchObject({ enabled: true, url: null, max_views: 1000 });
+    expect(share.body).toMatchObject({ enabled: true, url: (fixture.shares as { active: string }).active, max_views: 1000 });
     const url = new URL((fixture.shares as { active: string }).active);
     const page = await api.raw.get(url.pathname).expect(200);
     expect(page.text).toContain('Insulin Izmir');

@@ -19,6 +19,7 @@ export * from './shipments/shipment-legs';
 export * from './shipments/shipment-record';
 export * from './shipments/shipment-completion';
 export * from './shipments/shipment-geofences';
+export * from './shipments/share-link';
 export * from './shipments/tracked-points';
 export * from './ais/ais-position';
 export * from './ais/ais-ingest.service';

@@ -1,24 +1,12 @@
-import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+
+export { deriveShareToken, newShareNonce, shareLinkKey } from '@app/domain';
 
 /** The public tracking page lives outside the API base path: `${PUBLIC_BASE_URL}/track/<token>`. */
 export const TRACKING_PAGE_PATH = 'track';
 
-/** 256 random bits, base64url: 43 characters. */
+/** A link token: an HMAC-SHA256, base64url: 43 characters. */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/** A refresh draws a new nonce: the link derived from the previous one stops matching at once. */
-export const newShareNonce = (): Buffer => randomBytes(16);
-
-/** The key share links are derived with: HKDF-SHA256 of the service's secrets key, for this purpose only. */
-export const shareLinkKey = (secretsKey: Buffer): Buffer => Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'coldchain/share-link/v1', 32));
-
-/**
- * The link token of a share: HMAC-SHA256 over the share's identity and nonce, base64url (43
- * characters). Recomputable by the service for every GET; not by anyone holding only the database.
- */
-export function deriveShareToken(key: Buffer, share: { accountId: string; shipmentId: number; nonce: Buffer }): string {
-  return createHmac('sha256', key).update(`${share.accountId}:${share.shipmentId}:`).update(share.nonce).digest('base64url');
-}
-
-/** Only this is stored: the raw token exists in the PUT response and in the receiver's link. */
+/** The lookup key of a link: the database keeps this hash (and the nonce), never the token. */
 export const hashShareToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();

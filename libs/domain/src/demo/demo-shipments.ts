@@ -5,6 +5,7 @@ import { generateShipmentReports } from '../reports/shipment-report';
 import { DEMO_CATALOGUE_IDS } from './demo-catalogue';
 import { DEMO_DEVICE_IDS } from './demo-devices';
 import type { DemoSeedContext } from './demo-seed';
+import { deriveShareToken, shareLinkKey } from '../shipments/share-link';
 
 const id = (group: string, n: number): string => `00000000-0000-7000-8000-${group.padStart(4, '0')}${n.toString(16).padStart(8, '0')}`;
 const HOUR_MS = 3_600_000;
@@ -22,8 +23,8 @@ export const DEMO_REPORT_IDS = {
 const DEMO_SHIPMENT_ALARM = id('ac', 4);
 export const DEMO_VESSEL = { mmsi: '271000123', imo: '9074729' } as const;
 
-/** The demo link's token, derived from the secrets key so that every run prints the same URL. */
-export const demoShareToken = (secretsKey: Buffer): string => createHmac('sha256', secretsKey).update('demo-share:active').digest('base64url');
+/** The demo link's nonce, derived from the secrets key so that every run prints the same URL. */
+const demoShareNonce = (secretsKey: Buffer): Buffer => createHmac('sha256', secretsKey).update('demo-share:active').digest().subarray(0, 16);
 
 interface Plan {
   reference: string;
@@ -142,11 +143,12 @@ export async function seedDemoShipments({ dataSource, fixture, secretsKey }: Dem
       ],
     });
     await seedVesselTrack(manager, at(-2));
-    const token = demoShareToken(secretsKey);
+    const nonce = demoShareNonce(secretsKey);
+    const token = deriveShareToken(shareLinkKey(secretsKey), { accountId: primary, shipmentId: active, nonce });
     await manager.query(
-      `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, expires_at, max_views, created_at)
-       VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), $4, 1000, $5) ON CONFLICT (shipment_id) DO NOTHING`,
-      [active, primary, token, at(90).toISOString(), at(-2).toISOString()],
+      `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, link_nonce, expires_at, max_views, created_at)
+       VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), $4, $5, 1000, $6) ON CONFLICT (shipment_id) DO NOTHING`,
+      [active, primary, token, nonce, at(90).toISOString(), at(-2).toISOString()],
     );
     const existing = new Set(
       ((await manager.query(`SELECT id FROM reports WHERE id = ANY($1::uuid[])`, [Object.values(DEMO_REPORT_IDS).flatMap((r) => [r.pdf, r.csv])])) as Array<{ id: string }>).map((r) => r.id),
