@@ -6,6 +6,7 @@ import { OAUTH2_SCHEME } from '../auth/auth.decorators';
 import { ERROR_CODES } from '../common/error-codes';
 import { FieldErrorDto, ProblemDetailsDto } from '../common/openapi-responses';
 import { API_PREFIX } from '../common/public-api-controller';
+import { applySchemaRules } from './schema-rules';
 
 /** Filled once at boot, then served by the schema endpoint and Swagger UI. */
 export class OpenApiDocumentHolder {
@@ -96,6 +97,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setTitle('Cold Chain Telemetry Public API')
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
+    .setLicense('Proprietary', `${config.publicBaseUrl}/${API_PREFIX}/`)
     .addServer(config.publicBaseUrl)
     .addOAuth2(
       {
@@ -116,5 +118,5 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   document.paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [path.endsWith('/') ? path : `${path}/`, item]),
   );
-  return document;
+  return applySchemaRules(document);
 }

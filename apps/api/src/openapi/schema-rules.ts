@@ -1,0 +1,64 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+type Schema = Record<string, unknown>;
+type Operation = { security?: unknown[]; parameters?: Array<{ in: string; name: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema }> } };
+
+/**
+ * The rules of the contract that the decorators cannot state, applied to the generated document
+ * in one place (and checked by test/e2e/openapi-precision.e2e-spec.ts):
+ * - operations that need no token (API index, schema, token endpoint) declare `security: []`;
+ * - every `*_id` path parameter is a UUID, except `shipment_id` (an integer ≥ 1);
+ * - conditional rules: a shipment create needs `template_id` or both locations (`anyOf`); vessel
+ *   identifiers only on sea legs;
+ * - request bodies refuse unknown properties (`additionalProperties: false`), as the validator does.
+ */
+export function applySchemaRules(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const inputSchemas = new Set<string>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      if (typeof operation !== 'object' || operation === null) continue;
+      if (operation.security === undefined) operation.security = [];
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'path' || !parameter.name.endsWith('_id')) continue;
+        parameter.schema = parameter.name === 'shipment_id' ? { type: 'integer', minimum: 1 } : { type: 'string', format: 'uuid' };
+      }
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if (body) collectReferences(body, schemas, inputSchemas);
+    }
+  }
+  for (const name of inputSchemas) {
+    const schema = schemas[name];
+    if (schema.type === 'object' && schema.properties && name !== 'TokenRequestDto') schema.additionalProperties = false;
+  }
+  if (schemas.CreateShipmentDto) {
+    schemas.CreateShipmentDto.anyOf = [
+      { required: ['template_id'], properties: { template_id: { type: 'string', format: 'uuid' } } },
+      { required: ['origin_location_id', 'destination_location_id'], properties: { origin_location_id: { type: 'string', format: 'uuid' }, destination_location_id: { type: 'string', format: 'uuid' } } },
+    ];
+  }
+  if (schemas.ShipmentLegInputDto) {
+    schemas.ShipmentLegInputDto.anyOf = [
+      { required: ['mode'], properties: { mode: { type: 'string', enum: ['sea'] } } },
+      { properties: { vessel_mmsi: { type: 'string', nullable: true, enum: [null] }, vessel_imo: { type: 'string', nullable: true, enum: [null] } } },
+    ];
+  }
+  return document;
+}
+
+function collectReferences(schema: unknown, schemas: Record<string, Schema>, found: Set<string>): void {
+  if (Array.isArray(schema)) {
+    for (const item of schema) collectReferences(item, schemas, found);
+    return;
+  }
+  if (schema === null || typeof schema !== 'object') return;
+  const ref = (schema as Schema).$ref;
+  if (typeof ref === 'string') {
+    const name = ref.split('/').pop() as string;
+    if (found.has(name) || !schemas[name]) return;
+    found.add(name);
+    collectReferences(schemas[name], schemas, found);
+    return;
+  }
+  for (const value of Object.values(schema)) collectReferences(value, schemas, found);
+}
