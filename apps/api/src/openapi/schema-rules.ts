@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { IDENTIFIER_MODES } from '../carriers/carriers.family';
 
 type Schema = Record<string, unknown>;
 type Operation = { security?: unknown[]; parameters?: Array<{ in: string; name: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema }> } };
@@ -37,12 +38,26 @@ export function applySchemaRules(document: OpenAPIObject): OpenAPIObject {
       { required: ['origin_location_id', 'destination_location_id'], properties: { origin_location_id: { type: 'string', format: 'uuid' }, destination_location_id: { type: 'string', format: 'uuid' } } },
     ];
   }
-  if (schemas.ShipmentLegInputDto) {
-    schemas.ShipmentLegInputDto.anyOf = [
+  for (const leg of ['ShipmentLegInputDto', 'TransportLegDto']) {
+    if (!schemas[leg]) continue;
+    schemas[leg].anyOf = [
       { required: ['mode'], properties: { mode: { type: 'string', enum: ['sea'] } } },
       { properties: { vessel_mmsi: { type: 'string', nullable: true, enum: [null] }, vessel_imo: { type: 'string', nullable: true, enum: [null] } } },
     ];
   }
+  // A carrier's identifiers apply by mode: each one is null (or absent) unless the mode takes it.
+  if (schemas.CreateCarrierDto) {
+    schemas.CreateCarrierDto.allOf = Object.entries(IDENTIFIER_MODES).map(([field, modes]) => ({
+      anyOf: [{ required: ['mode'], properties: { mode: { type: 'string', enum: [...modes] } } }, { properties: { [field]: { type: 'string', nullable: true, enum: [null] } } }],
+    }));
+  }
+  // COMPANY_ADMIN is never granted through the API (409 `role_not_assignable`): not offered in the input schemas.
+  for (const name of ['CreateInvitationDto', 'UpdateUserDto']) {
+    const role = (schemas[name]?.properties as Record<string, Schema> | undefined)?.role;
+    if (role && Array.isArray(role.enum)) role.enum = role.enum.filter((value) => value !== 'COMPANY_ADMIN');
+  }
+  // A share's lifetime: exactly one of `expires_at` and `expires_in_hours`.
+  if (schemas.PutShareDto) schemas.PutShareDto.oneOf = [{ required: ['expires_at'] }, { required: ['expires_in_hours'] }];
   return document;
 }
 

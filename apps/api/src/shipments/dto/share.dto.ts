@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, Matches, Max, Min } from 'class-validator';
+import { OptionalNotNull } from '../../common/validators';
 import { IsBoundedTimestamp } from '../../common/hostile-input';
 import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 
@@ -13,14 +14,14 @@ export const SHARE_LIMITS = {
 /** PUT: the link's lifetime (exactly one of `expires_at`, `expires_in_hours`) and its view limit. */
 export class PutShareDto {
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'When the link stops working: 1 hour to 90 days from now.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601({ strict: true })
   @Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' })
   @IsBoundedTimestamp()
   expires_at?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: SHARE_LIMITS.minHours, maximum: SHARE_LIMITS.maxHours, description: 'Alternatively: hours from now.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(SHARE_LIMITS.minHours)
   @Max(SHARE_LIMITS.maxHours)
