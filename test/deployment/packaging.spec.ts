@@ -67,7 +67,7 @@ describe('package manifest', () => {
   }
 
   it('declares no dependency the code never uses', () => {
-    const code = [...['apps', 'libs', 'test', 'bench', 'scripts'].flatMap((dir) => (existsSync(join(root, dir)) ? sourceFiles(dir) : [])), 'eslint.config.mjs', 'jest.config.js']
+    const code = [...['apps', 'libs', 'test', 'bench', 'scripts', 'fuzz'].flatMap((dir) => (existsSync(join(root, dir)) ? sourceFiles(dir) : [])), 'eslint.config.mjs', 'jest.config.js']
       .map((file) => read(relative(root, join(root, file))))
       .join('\n');
     const unused = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => {

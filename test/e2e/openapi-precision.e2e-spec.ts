@@ -28,7 +28,7 @@ describe('OpenAPI precision of the served document', () => {
       writeFileSync(file, JSON.stringify(document));
       let output: string;
       try {
-        output = execFileSync(process.execPath, [join(process.cwd(), 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(process.cwd(), 'redocly.yaml'), '--format', 'json'], {
+        output = execFileSync(process.execPath, [join(process.cwd(), 'node_modules', '@redocly/cli', 'bin', 'cli.js'), 'lint', file, '--config', join(process.cwd(), 'redocly.yaml'), '--format', 'json'], {
           encoding: 'utf8',
           env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
           stdio: ['ignore', 'pipe', 'pipe'],
