@@ -2,6 +2,37 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Import boundaries (the layers, bottom up): vocabulary → config, observability → database →
+// events → webhooks → domain → apps. A layer imports only from layers below it, so no loop can
+// form between libraries; libs never import apps; the api's common/ never imports a feature module.
+const APP_PATHS = { group: ['**/apps/**', '../../apps/*', '../../../apps/*'], message: 'libs never import apps: move shared code to a lib.' };
+const lib = (name) => ({ group: [`@app/${name}`, `@app/${name}/*`], message: `this layer must not import @app/${name} (see the layering in eslint.config.mjs).` });
+const LAYERS = {
+  vocabulary: ['config', 'observability', 'database', 'events', 'webhooks', 'domain'],
+  config: ['observability', 'database', 'events', 'webhooks', 'domain'],
+  observability: ['database', 'events', 'webhooks', 'domain'],
+  database: ['events', 'webhooks', 'domain'],
+  events: ['webhooks', 'domain'],
+  webhooks: ['domain'],
+  domain: [],
+};
+const FEATURES = ['accounts', 'ais', 'alarms', 'alert-presets', 'carriers', 'devices', 'housekeeping', 'invitations', 'locations', 'pages', 'panel', 'receivers', 'reports', 'shipment-templates', 'shipments', 'telemetry', 'users'];
+const boundaries = [
+  ...Object.entries(LAYERS).map(([name, above]) => ({
+    files: [`libs/${name}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [APP_PATHS, ...above.map(lib)] }] },
+  })),
+  {
+    files: ['apps/api/src/common/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: FEATURES.flatMap((feature) => [`../${feature}/*`, `../../${feature}/*`, `../${feature}`, `../../${feature}`]), message: 'common/ never imports a feature module.' }] },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'scripts/**', '*.config.js', 'bench/results/**'] },
   js.configs.recommended,
@@ -16,4 +47,5 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...boundaries,
 );

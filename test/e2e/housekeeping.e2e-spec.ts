@@ -1,6 +1,6 @@
 import { writeOutboxEvent } from '@app/events';
 import { WebhookEndpointsService, WebhookStateError } from '@app/webhooks';
-import { HousekeepingService } from '../../apps/api/src/common/housekeeping.service';
+import { HousekeepingService } from '../../apps/api/src/housekeeping/housekeeping.service';
 import { startApi, type TestApi } from '../support/api';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { insertPanelUser, signIn } from '../support/panel';

@@ -11,7 +11,7 @@ import { ApiIndexController } from './api-index/api-index.controller';
 import { AuthModule } from './auth/auth.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { CommonModule } from './common/common.module';
-import { HousekeepingService } from './common/housekeeping.service';
+import { HousekeepingService } from './housekeeping/housekeeping.service';
 import { ProblemDetailsFilter } from './common/problem-details.filter';
 import { ConfigModule } from './config/config.module';
 import { DevicesModule } from './devices/devices.module';

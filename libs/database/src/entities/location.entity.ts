@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import type { Geofence } from '@app/domain';
+import type { Geofence } from '@app/vocabulary';
 import { AddressedTenantEntity } from './tenant-entity';
 
 export const LOCATION_KINDS = ['warehouse', 'port', 'airport', 'customer_site', 'distribution_center', 'other'] as const;

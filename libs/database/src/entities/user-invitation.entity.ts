@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import type { Role } from '@app/domain';
+import type { Role } from '@app/vocabulary';
 import { TenantEntity } from './tenant-entity';
 
 /** The token is never stored: only its SHA-256 hash. Revoked rows stay so the page can say so. */

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import type { Role } from '@app/domain';
+import type { Role } from '@app/vocabulary';
 import { UuidEntity } from './base';
 
 /**

@@ -6,7 +6,7 @@ import { LOGGER, type AppLogger } from '@app/observability';
 import { pruneWebhookHistory } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
 import { PanelSessionsService } from '../panel/session/panel-sessions.service';
-import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IdempotencyStore } from '../common/idempotency/idempotency.store';
 
 const INTERVAL_MS = 60 * 60 * 1000;
 const BATCH = 5000;
