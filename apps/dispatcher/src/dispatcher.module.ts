@@ -9,7 +9,7 @@ import { AttemptRecorder } from './delivery/attempt-recorder';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { WebhookSender } from './delivery/webhook-sender';
-import { DISPATCHER_CONFIG, DISPATCHER_OPTIONS, type DispatcherOptions } from './dispatcher.tokens';
+import { DISPATCHER_OPTIONS, type DispatcherOptions } from './dispatcher.tokens';
 import { HealthController } from './health/health.controller';
 import { ReadinessRegistry } from '@app/observability';
 import { LOGGER, type AppLogger } from '@app/observability';
@@ -29,7 +29,6 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
       imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4)), config.databaseTimeouts))],
       controllers: [HealthController],
       providers: [
-        { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: DISPATCHER_OPTIONS, useValue: options },
         { provide: LOGGER, useValue: logger },
         { provide: DispatcherMetrics, useFactory: () => new DispatcherMetrics() },
@@ -127,8 +126,10 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
         if (!this.consumer.connected) throw new Error('RabbitMQ is not connected');
       },
     });
-    this.metrics.registerBacklog(this.store);
-    this.metrics.registerQueueDepth(() => this.consumer.queueDepth());
+    const scrapeFailed = (what: string) => (error: unknown) =>
+      this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, `metrics: could not read ${what}; reported as NaN`);
+    this.metrics.registerBacklog(this.store, scrapeFailed('the delivery backlog'));
+    this.metrics.registerQueueDepth(() => this.consumer.queueDepth(), scrapeFailed('the event queue depth'));
   }
 
   onApplicationBootstrap(): void {

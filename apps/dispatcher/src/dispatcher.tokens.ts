@@ -1,4 +1,3 @@
-export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');
 export const DISPATCHER_OPTIONS = Symbol('DISPATCHER_OPTIONS');
 
 /** What only tests (or an embedding program) set; production configures through the environment. */

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { poolQuery } from '@app/database/pool-query';
@@ -34,6 +34,8 @@ const MAX_REMEMBERED_TOUCHES = 10_000;
 export class CredentialLookupService {
   /** When this process last sent the UPDATE for each credential. */
   private readonly touchedAt = new Map<string, number>();
+
+  private readonly logger = new Logger(CredentialLookupService.name);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -78,6 +80,7 @@ export class CredentialLookupService {
           WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
         [credentialId],
       )
-      .catch(() => undefined);
+      // Informational only: a failure must not fail the request, but it is not hidden either.
+      .catch((error: unknown) => this.logger.warn(`could not record last use of credential ${credentialId}: ${error instanceof Error ? error.message : String(error)}`));
   }
 }

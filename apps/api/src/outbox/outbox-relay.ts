@@ -116,7 +116,7 @@ export class OutboxRelay {
       return this.drain();
     });
     this.queued = pass;
-    this.chain = pass.catch(() => undefined);
+    this.chain = pass.catch(() => undefined); // the error reaches this pass's caller: trigger() logs it, flush() rejects with it
     return pass;
   }
 

@@ -47,25 +47,33 @@ export class DispatcherMetrics {
     this.endpointsAutoDisabled = new Counter({ name: 'webhook_endpoints_auto_disabled_total', help: 'Endpoints disabled after 20 consecutive failures', registers });
   }
 
-  /** Messages waiting in the events queue, read from RabbitMQ at scrape time. */
-  registerQueueDepth(read: () => Promise<number | null>): void {
+  /** Messages waiting in the events queue, read from RabbitMQ at scrape time (NaN, and `onError`, when it cannot be read). */
+  registerQueueDepth(read: () => Promise<number | null>, onError: (error: unknown) => void = () => undefined): void {
     new Gauge({
       name: 'webhook_event_queue_messages',
       help: 'Event messages waiting in the dispatcher queue (broker lag)',
       registers: [this.registry],
       async collect() {
-        this.set((await read().catch(() => null)) ?? Number.NaN);
+        this.set(
+          (await read().catch((error: unknown) => {
+            onError(error);
+            return null;
+          })) ?? Number.NaN,
+        );
       },
     });
   }
 
-  /** Gauges read from PostgreSQL at scrape time (one query per scrape for all three). */
-  registerBacklog(source: BacklogSource): void {
+  /** Gauges read from PostgreSQL at scrape time (one query per scrape for all three; NaN, and `onError`, when it fails). */
+  registerBacklog(source: BacklogSource, onError: (error: unknown) => void = () => undefined): void {
     let pending: ReturnType<BacklogSource['backlog']> | null = null;
     const read = () =>
       (pending ??= source
         .backlog()
-        .catch(() => ({ due: Number.NaN, oldestDueAgeSeconds: Number.NaN, disabledEndpoints: Number.NaN }))
+        .catch((error: unknown) => {
+          onError(error);
+          return { due: Number.NaN, oldestDueAgeSeconds: Number.NaN, disabledEndpoints: Number.NaN };
+        })
         .finally(() => setImmediate(() => (pending = null))));
     const registers = [this.registry];
     new Gauge({ name: 'webhook_deliveries_due', help: 'Deliveries due and not yet claimed (delivery queue depth)', registers, async collect() { this.set((await read()).due); } });
