@@ -3,6 +3,9 @@ import { v7 as uuidv7 } from 'uuid';
 import type { EventEnvelope } from './envelope';
 import type { EventType } from './event-types';
 
+/** The PostgreSQL NOTIFY channel that wakes the outbox relay when an event is committed. */
+export const OUTBOX_NOTIFY_CHANNEL = 'outbox_events';
+
 export interface OutboxEventInput {
   accountId: string;
   type: EventType;
@@ -30,6 +33,6 @@ export async function writeOutboxEvent(manager: EntityManager, input: OutboxEven
     [envelope.id, input.accountId, input.type, input.aggregateType, input.aggregateId, JSON.stringify(envelope)],
   );
   // Wakes the relay at once (it also polls); delivered on commit only.
-  await manager.query(`SELECT pg_notify('outbox_events', '')`);
+  await manager.query(`SELECT pg_notify('${OUTBOX_NOTIFY_CHANNEL}', '')`);
   return envelope;
 }

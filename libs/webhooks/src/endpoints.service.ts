@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
 import { EVENT_TYPES, isEventType, type EventEnvelope } from '@app/events';
+import { UUID_PATTERN as UUID } from '@app/vocabulary';
 import { cancelPendingDeliveries, insertDelivery } from './delivery-records';
 import { WebhookEndpointAlreadyCreatedError, WebhookEndpointLimitError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import type {
@@ -21,7 +22,6 @@ import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './targe
 
 export const ATTEMPTS_VISIBLE = 100;
 export const DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT = 20;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_DESCRIPTION = 500;
 
 interface EndpointRow {

@@ -1,11 +1,11 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { PgListener } from '@app/database';
-import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, signEventMessage, type DomainEventMessage } from '@app/events';
+import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, OUTBOX_NOTIFY_CHANNEL, signEventMessage, type DomainEventMessage } from '@app/events';
 import type { AppLogger } from '@app/observability';
 import { claimOutboxBatch, markPublished, type OutboxRow } from './outbox-store';
 
-export const OUTBOX_CHANNEL = 'outbox_events';
+export const OUTBOX_CHANNEL = OUTBOX_NOTIFY_CHANNEL;
 
 export interface OutboxRelayOptions {
   databaseUrl: string;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { CredentialInputError, CredentialsService } from '@app/domain';
+import { UUID_PATTERN as UUID } from '@app/vocabulary';
 import { CliError, list, output, withContext } from '../cli-context';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function registerCredentialCommands(program: Command): void {
   program

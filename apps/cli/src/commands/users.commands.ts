@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Account } from '@app/database';
+import { UUID_PATTERN as UUID } from '@app/vocabulary';
 import { createInvitation, InvitationConflictError, InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
 import { CliError, type CliContext, output, withContext } from '../cli-context';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface InviteAdminOptions {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  ATTEMPTS_KEPT_PER_ENDPOINT,
   WebhookEndpointLimitError,
   WebhookEndpointsService,
   WebhookInputError,
@@ -8,9 +9,9 @@ import {
   type WebhookAttemptView,
   type WebhookEndpointView,
 } from '@app/webhooks';
+import { UUID_PATTERN as UUID } from '@app/vocabulary';
 import { CliError, list, output, withContext, type CliContext } from '../cli-context';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a command prints: the --json document, or the human summary. */
 export interface CommandOutput {
@@ -211,7 +212,7 @@ export function registerWebhookCommands(program: Command): void {
 
   program
     .command('webhooks:attempts')
-    .description('The last 100 delivery attempts of an endpoint, newest first')
+    .description(`The last ${ATTEMPTS_KEPT_PER_ENDPOINT} delivery attempts of an endpoint, newest first`)
     .argument('<endpoint-id>', 'endpoint id')
     .option('--json', 'machine-readable output')
     .action((endpointId: string, options: { json?: boolean }) => {

@@ -1,6 +1,6 @@
 import type { DomainEventMessage } from '@app/events';
+import { UUID_PATTERN as UUID } from '@app/vocabulary';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class MalformedEventMessage extends Error {}
 

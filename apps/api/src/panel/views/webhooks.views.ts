@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '@app/events';
-import type { CreatedWebhookEndpoint, WebhookAttemptView, WebhookEndpointView } from '@app/webhooks';
+import { ATTEMPTS_KEPT_PER_ENDPOINT, type CreatedWebhookEndpoint, type WebhookAttemptView, type WebhookEndpointView } from '@app/webhooks';
 import { html, type Html } from '../../pages/html';
 import { panelPath } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
@@ -180,7 +180,7 @@ ${enabled
 <p>The secret is never shown again after it was created. Rotate it to get a new one, for example when it may have leaked.</p>
 <p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>
 <h2>Delivery attempts</h2>
-<p>The last 100 attempts with the response status code, error and duration. <a href="${here}">Reload</a> to see new ones.</p>
+<p>The last ${ATTEMPTS_KEPT_PER_ENDPOINT} attempts with the response status code, error and duration. <a href="${here}">Reload</a> to see new ones.</p>
 ${attemptsTable(context, endpoint, attempts)}`,
   };
 }
