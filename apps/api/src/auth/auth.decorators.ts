@@ -1,3 +1,4 @@
+import type { Scope } from '@app/vocabulary';
 import {
   applyDecorators,
   createParamDecorator,
@@ -20,7 +21,7 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
  * Declares the scopes a route requires (all of them) and documents them. A route without this
  * decorator, and not marked @Public(), is refused by the scopes guard.
  */
-export function Scopes(...scopes: string[]): MethodDecorator & ClassDecorator {
+export function Scopes(...scopes: Scope[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
     ApiOAuth2(scopes, OAUTH2_SCHEME),

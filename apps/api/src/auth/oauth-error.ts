@@ -1,8 +1,9 @@
 import { ApiError } from '../common/api-error';
+import type { OAuthErrorCode } from '../common/error-codes';
 
 /** Token-endpoint errors keep the RFC 6749 §5.2 body (`error`, `error_description`), not problem details. */
 export class OAuthError extends ApiError {
-  constructor(status: number, readonly oauthCode: string, description: string) {
+  constructor(status: number, readonly oauthCode: OAuthErrorCode, description: string) {
     super(status, oauthCode, oauthCode, description, undefined, {
       'Cache-Control': 'no-store',
       Pragma: 'no-cache',

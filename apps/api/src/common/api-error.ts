@@ -1,3 +1,4 @@
+import type { ErrorCode, OAuthErrorCode } from './error-codes';
 export interface FieldError {
   field: string;
   code: string;
@@ -11,7 +12,7 @@ export interface FieldError {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode | OAuthErrorCode,
     readonly title: string,
     readonly detail?: string,
     readonly errors?: FieldError[],
@@ -39,7 +40,7 @@ export function invalidField(field: string, message: string, code = 'invalid'): 
 }
 
 export class ConflictError extends ApiError {
-  constructor(code: string, detail: string, title = 'Conflict') {
+  constructor(code: ErrorCode, detail: string, title = 'Conflict') {
     super(409, code, title, detail);
   }
 }

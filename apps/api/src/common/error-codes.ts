@@ -2,7 +2,7 @@
  * Every stable `code` a problem-details body can carry, with its status and meaning. The OpenAPI
  * description publishes this table; add a row when a feature adds a refusal.
  */
-export const ERROR_CODES: Record<string, { status: number; description: string }> = {
+export const ERROR_CODES = {
   invalid_token: { status: 401, description: 'No token, bad signature, expired token or revoked credential.' },
   insufficient_scope: { status: 403, description: 'The token lacks a scope the operation requires.' },
   route_not_authorized: { status: 403, description: 'The route declares no scope and is refused by default.' },
@@ -61,4 +61,10 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   unsupported_media_type: { status: 415, description: 'The request body is not JSON (or form-encoded for the token).' },
   rate_limited: { status: 429, description: 'Too many requests; wait for Retry-After seconds.' },
   internal_error: { status: 500, description: 'Unexpected failure; the error id is in the service logs.' },
-};
+} satisfies Record<string, { status: number; description: string }>;
+
+/** Every `code` a problem-details answer can carry. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The token endpoint's RFC 6749 §5.2 `error` values (its answers are not problem details). */
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';

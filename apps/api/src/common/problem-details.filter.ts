@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject 
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { ApiError, ValidationFailedError } from './api-error';
+import type { ErrorCode } from './error-codes';
 import { NestingTooDeepError } from './hostile-input';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { OAuthError } from '../auth/oauth-error';
@@ -18,7 +19,7 @@ export interface ProblemDetails {
   error_id?: string;
 }
 
-const FRAMEWORK_CODES: Record<number, [string, string]> = {
+const FRAMEWORK_CODES: Record<number, [ErrorCode, string]> = {
   400: ['validation_failed', 'Bad request'],
   401: ['invalid_token', 'Unauthorized'],
   403: ['insufficient_scope', 'Forbidden'],
@@ -85,7 +86,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (deep) return new ValidationFailedError([{ field: deep.field, code: 'nesting_too_deep', message: deep.message }], 'The request body is nested too deeply.');
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const [code, title] = FRAMEWORK_CODES[status] ?? (status >= 500 ? ['internal_error', 'Internal error'] : ['error', 'Error']);
+      const [code, title]: [ErrorCode, string] = FRAMEWORK_CODES[status] ?? (status >= 500 ? ['internal_error', 'Internal error'] : ['validation_failed', 'Bad request']);
       if (status === 404) {
         return new ApiError(404, code, title, `No resource at ${request.method} ${request.path}.`);
       }

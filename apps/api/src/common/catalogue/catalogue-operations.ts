@@ -1,3 +1,4 @@
+import type { Scope } from '@app/vocabulary';
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put, type Type } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { Scopes } from '../../auth/auth.decorators';
@@ -15,8 +16,8 @@ export interface CatalogueDocs {
   plural: string;
   /** Identifier path parameter: "location_id". */
   param: string;
-  readScope: string;
-  writeScope: string;
+  readScope: Scope;
+  writeScope: Scope;
   /** The record as responses carry it. */
   dto: Type<unknown>;
   /** Request body examples for POST and PUT. */
