@@ -6,3 +6,4 @@ export * from './roles';
 export * from './scopes';
 export * from './geofence';
 export * from './formats';
+export * from './account-id';

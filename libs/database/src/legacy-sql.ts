@@ -2,7 +2,7 @@ import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 
 export type SqlExecutor = DataSource | EntityManager;
 
-export interface SqlResult<T> {
+export interface LegacySqlResult<T> {
   rows: T[];
   /** Rows inserted, updated, deleted or returned. */
   count: number;
@@ -12,7 +12,7 @@ export interface SqlResult<T> {
  * Plain SQL with one result shape for every command (TypeORM's `query` returns `[rows, count]`
  * for UPDATE/DELETE but bare rows otherwise). Inside a transaction pass its EntityManager.
  */
-export async function execSql<T = Record<string, unknown>>(executor: SqlExecutor, text: string, params: unknown[] = []): Promise<SqlResult<T>> {
+export async function execSql<T = Record<string, unknown>>(executor: SqlExecutor, text: string, params: unknown[] = []): Promise<LegacySqlResult<T>> {
   const existing: QueryRunner | undefined = executor instanceof DataSource ? undefined : executor.queryRunner;
   const runner = existing ?? (executor instanceof DataSource ? executor : executor.connection).createQueryRunner();
   try {

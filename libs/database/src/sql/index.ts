@@ -1,0 +1,3 @@
+export * from './query';
+export * as sql from './sql';
+export type { Db, SqlResult } from './sql';

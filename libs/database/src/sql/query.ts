@@ -1,0 +1,87 @@
+import type { AccountId } from '@app/vocabulary';
+
+/**
+ * Every SQL statement of the service is declared once, in the `*.queries.ts` file of the
+ * repository that owns its tables, and is rendered into the committed `queries/<owner>.sql`
+ * (`npm run queries:write`; a test fails when they drift), so a query change shows in review.
+ *
+ * Tenant statements take the caller's `AccountId` as `$1` and filter on it; platform
+ * statements work across tenants (ingestion by device, the dispatcher, housekeeping, the
+ * operator CLI) and say so in their declaration.
+ */
+export interface Query {
+  readonly owner: string;
+  readonly name: string;
+  readonly text: string;
+  readonly scope: 'tenant' | 'platform';
+}
+
+declare const tenantBrand: unique symbol;
+declare const platformBrand: unique symbol;
+export type TenantQuery = Query & { readonly scope: 'tenant'; readonly [tenantBrand]: true };
+export type PlatformQuery = Query & { readonly scope: 'platform'; readonly [platformBrand]: true };
+
+/** Parameters of a tenant statement: the tenant first, always. */
+export type TenantParams = readonly [AccountId, ...unknown[]];
+
+export interface QueryFamily<T extends Record<string, string>, P extends Record<string, string>> {
+  /** The repository that owns the tables (one name per group of tables). */
+  owner: string;
+  /** Tables this repository owns: only it writes them. */
+  tables: readonly string[];
+  /** Other owners' tables its statements read (joins for a filter or a view). */
+  reads?: readonly string[];
+  tenant?: T;
+  platform?: P;
+}
+
+export interface QueryFamilyRecord {
+  owner: string;
+  tables: readonly string[];
+  reads: readonly string[];
+  queries: Query[];
+}
+
+const FAMILIES = new Map<string, QueryFamilyRecord>();
+
+/** Everything declared so far (the query-file writer imports every `*.queries.ts` first). */
+export function declaredQueryFamilies(): QueryFamilyRecord[] {
+  return [...FAMILIES.values()].sort((a, b) => a.owner.localeCompare(b.owner));
+}
+
+/** Collapses indentation so a statement reads the same in code, logs and the query files. */
+function normalise(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .join('\n')
+    .replace(/^\s+/, '');
+}
+
+function dedent(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const indent = Math.min(...lines.slice(1).map((line) => line.length - line.trimStart().length), Number.MAX_SAFE_INTEGER);
+  return [lines[0].trim(), ...lines.slice(1).map((line) => line.slice(Number.isFinite(indent) ? indent : 0))].join('\n');
+}
+
+export function defineQueries<T extends Record<string, string> = Record<never, string>, P extends Record<string, string> = Record<never, string>>(
+  family: QueryFamily<T, P>,
+): { [K in keyof T]: TenantQuery } & { [K in keyof P]: PlatformQuery } {
+  if (FAMILIES.has(family.owner)) throw new Error(`query family ${family.owner} is declared twice`);
+  const queries: Query[] = [];
+  const out: Record<string, Query> = {};
+  for (const [scope, statements] of [
+    ['tenant', family.tenant ?? {}],
+    ['platform', family.platform ?? {}],
+  ] as const) {
+    for (const [name, text] of Object.entries(statements)) {
+      if (out[name]) throw new Error(`query ${family.owner}.${name} is declared twice`);
+      const query: Query = Object.freeze({ owner: family.owner, name, text: normalise(dedent(text)), scope });
+      out[name] = query;
+      queries.push(query);
+    }
+  }
+  FAMILIES.set(family.owner, { owner: family.owner, tables: family.tables, reads: family.reads ?? [], queries });
+  return out as { [K in keyof T]: TenantQuery } & { [K in keyof P]: PlatformQuery };
+}

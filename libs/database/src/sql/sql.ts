@@ -1,0 +1,71 @@
+import type { Pool } from 'pg';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { PlatformQuery, TenantParams, TenantQuery } from './query';
+
+/** Where a statement runs: the DataSource (pool), or a transaction's EntityManager. */
+export type Db = DataSource | EntityManager;
+
+export interface SqlResult<T> {
+  rows: T[];
+  /** Rows inserted, updated, deleted or returned. */
+  count: number;
+}
+
+function poolOf(dataSource: DataSource): Pool | undefined {
+  return (dataSource.driver as unknown as { master?: Pool } | undefined)?.master;
+}
+
+/**
+ * The one way the service runs SQL. Outside a transaction a statement goes straight to the
+ * DataSource's pg pool (no QueryRunner round trip: create, connect, events, release); inside one
+ * it runs on the transaction's connection. Every command answers the same shape (TypeORM's
+ * `query` returns `[rows, count]` for UPDATE/DELETE but bare rows otherwise).
+ */
+async function execute<T>(db: Db, text: string, params: readonly unknown[]): Promise<SqlResult<T>> {
+  const runner = db instanceof DataSource ? undefined : db.queryRunner;
+  if (!runner) {
+    const dataSource = db instanceof DataSource ? db : db.connection;
+    const pool = poolOf(dataSource);
+    if (pool) {
+      const result = await pool.query(text, params as unknown[]);
+      return { rows: result.rows as T[], count: result.rowCount ?? result.rows.length };
+    }
+    const own = dataSource.createQueryRunner();
+    try {
+      const result = await own.query(text, params as unknown[], true);
+      const rows = (result.records ?? []) as T[];
+      return { rows, count: result.affected ?? rows.length };
+    } finally {
+      await own.release();
+    }
+  }
+  const result = await runner.query(text, params as unknown[], true);
+  const rows = (result.records ?? []) as T[];
+  return { rows, count: result.affected ?? rows.length };
+}
+
+export function run<T = Record<string, unknown>>(db: Db, query: TenantQuery, params: TenantParams): Promise<SqlResult<T>>;
+export function run<T = Record<string, unknown>>(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<SqlResult<T>>;
+export function run<T>(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<SqlResult<T>> {
+  return execute<T>(db, query.text, params);
+}
+
+export async function rows<T = Record<string, unknown>>(db: Db, query: TenantQuery, params: TenantParams): Promise<T[]>;
+export async function rows<T = Record<string, unknown>>(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<T[]>;
+export async function rows<T>(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<T[]> {
+  return (await execute<T>(db, query.text, params)).rows;
+}
+
+/** The first row, or null. */
+export async function first<T = Record<string, unknown>>(db: Db, query: TenantQuery, params: TenantParams): Promise<T | null>;
+export async function first<T = Record<string, unknown>>(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<T | null>;
+export async function first<T>(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<T | null> {
+  return (await execute<T>(db, query.text, params)).rows[0] ?? null;
+}
+
+/** Rows changed (or returned) by the statement. */
+export async function count(db: Db, query: TenantQuery, params: TenantParams): Promise<number>;
+export async function count(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<number>;
+export async function count(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<number> {
+  return (await execute(db, query.text, params)).count;
+}

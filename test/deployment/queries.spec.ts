@@ -1,0 +1,102 @@
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QUERY_DIR, ROOT, loadQueryFamilies, queryFileName, readIfExists, renderQueryFile, sourceFiles, type LoadedFamily } from '../support/query-files';
+
+/** Every table of the schema (partitions of telemetry_points included), and those holding a tenant's rows. */
+const TABLES = [
+  'accounts', 'ais_positions', 'alarms', 'alert_presets', 'api_credential_accounts', 'api_credentials', 'carriers',
+  'device_lifecycles', 'device_maintenance_records', 'devices', 'idempotency_records', 'invitation_emails', 'locations',
+  'outbox_events', 'panel_sessions', 'rate_limit_counters', 'receivers', 'report_files', 'reports', 'shipment_devices',
+  'shipment_events', 'shipment_report_jobs', 'shipment_shares', 'shipment_templates', 'shipments', 'telemetry_points',
+  'telemetry_points_default', 'user_invitations', 'users', 'webhook_attempts', 'webhook_deliveries', 'webhook_endpoints',
+];
+const TENANT_TABLES = new Set([
+  'alarms', 'alert_presets', 'api_credential_accounts', 'carriers', 'device_lifecycles', 'idempotency_records', 'locations',
+  'outbox_events', 'panel_sessions', 'receivers', 'reports', 'shipment_devices', 'shipment_events', 'shipment_report_jobs',
+  'shipment_shares', 'shipment_templates', 'shipments', 'user_invitations', 'users', 'webhook_attempts', 'webhook_deliveries',
+  'webhook_endpoints',
+]);
+
+const tablePattern = TABLES.join('|');
+const MENTIONED = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF (?:NOT )?EXISTS)?|ONLY)\\s+(${tablePattern})\\b`, 'gi');
+const WRITTEN = new RegExp(`\\b(?:INSERT\\s+INTO|UPDATE|DELETE\\s+FROM|TRUNCATE|ALTER\\s+TABLE|CREATE\\s+TABLE(?: IF NOT EXISTS)?)\\s+(?:ONLY\\s+)?(${tablePattern})\\b`, 'gi');
+
+function tablesIn(text: string, pattern: RegExp): Set<string> {
+  return new Set([...text.matchAll(pattern)].map((match) => match[1].toLowerCase()));
+}
+
+/** Files allowed to hand SQL to a driver: the one SQL helper, migrations, the LISTEN client. */
+const DRIVER_FILES = [/^libs\/database\/src\/sql\/sql\.ts$/, /^libs\/database\/src\/migrations\//, /^libs\/database\/src\/data-source\.ts$/, /^libs\/database\/src\/pg-listener\.ts$/];
+
+describe('committed queries and table owners', () => {
+  let families: LoadedFamily[];
+
+  beforeAll(async () => {
+    families = await loadQueryFamilies();
+  });
+
+  it('keeps queries/*.sql identical to the statements in the code (npm run queries:write)', () => {
+    const expected = new Map(families.map((family) => [queryFileName(family), renderQueryFile(family)]));
+    if (process.env.WRITE_QUERIES === '1') {
+      mkdirSync(QUERY_DIR, { recursive: true });
+      for (const file of readdirSync(QUERY_DIR)) if (file.endsWith('.sql') && !expected.has(file)) rmSync(join(QUERY_DIR, file));
+      for (const [file, text] of expected) writeFileSync(join(QUERY_DIR, file), text);
+    }
+    const drift: string[] = [];
+    for (const [file, text] of expected) if (readIfExists(join(QUERY_DIR, file)) !== text) drift.push(`queries/${file} differs from the code`);
+    for (const file of readdirSync(QUERY_DIR)) if (file.endsWith('.sql') && !expected.has(file)) drift.push(`queries/${file} has no repository`);
+    expect(drift).toEqual([]);
+  });
+
+  it('gives every table exactly one owner', () => {
+    const owners = new Map<string, string[]>();
+    for (const family of families) for (const table of family.tables) owners.set(table, [...(owners.get(table) ?? []), family.owner]);
+    const problems = TABLES.flatMap((table) => {
+      const owner = owners.get(table) ?? [];
+      return owner.length === 1 ? [] : [`${table}: ${owner.length ? owner.join(', ') : 'no owner'}`];
+    });
+    const unknown = [...owners.keys()].filter((table) => !TABLES.includes(table));
+    expect({ problems, unknown }).toEqual({ problems: [], unknown: [] });
+  });
+
+  it('writes a table only from its owner and reads only declared tables', () => {
+    const problems: string[] = [];
+    for (const family of families) {
+      for (const query of family.queries) {
+        for (const table of tablesIn(query.text, WRITTEN)) {
+          if (!family.tables.includes(table)) problems.push(`${family.owner}.${query.name} writes ${table}, owned elsewhere`);
+        }
+        for (const table of tablesIn(query.text, MENTIONED)) {
+          if (!family.tables.includes(table) && !family.reads.includes(table)) problems.push(`${family.owner}.${query.name} reads undeclared ${table}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('filters every tenant statement on the caller\'s account ($1) and declares the cross-tenant ones', () => {
+    const problems: string[] = [];
+    for (const family of families) {
+      for (const query of family.queries) {
+        const tenantTables = [...tablesIn(query.text, MENTIONED)].filter((table) => TENANT_TABLES.has(table));
+        if (query.scope === 'tenant' && !/account_id\s*=\s*\$1\b/.test(query.text)) problems.push(`${family.owner}.${query.name} is a tenant statement without account_id = $1`);
+        if (query.scope === 'tenant' && tenantTables.length === 0) problems.push(`${family.owner}.${query.name} is declared tenant but touches no tenant table`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('runs SQL only in repositories, through the one SQL helper', () => {
+    const problems: string[] = [];
+    for (const file of [...sourceFiles('apps'), ...sourceFiles('libs')]) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const driverFile = DRIVER_FILES.some((pattern) => pattern.test(file));
+      if (!driverFile && /\.query\s*[<(]/.test(text)) problems.push(`${file}: runs SQL without the SQL helper`);
+      if (/\b(execSql|poolQuery)\b/.test(text)) problems.push(`${file}: uses a retired SQL helper`);
+      if (!file.endsWith('.repository.ts') && /\bsql\.(rows|first|count|run)\s*[<(]/.test(text)) problems.push(`${file}: runs SQL outside a repository`);
+      if (!file.endsWith('.repository.ts') && !driverFile && /\.(getRepository|createQueryBuilder)\s*\(/.test(text)) problems.push(`${file}: uses TypeORM repositories outside a repository`);
+      if (!file.endsWith('.queries.ts') && /\bdefineQueries\s*\(/.test(text) && !file.startsWith('libs/database/src/sql/')) problems.push(`${file}: declares statements outside a *.queries.ts file`);
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,259 @@
+import { jest } from '@jest/globals';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { newId } from '@app/database';
+import { createLogger } from '@app/observability';
+import { verifyWebhookRequest, type CreatedWebhookEndpoint, type WebhookEndpointsService } from '@app/webhooks';
+import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
+import { DeliveryStore, type ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-store';
+import type { AttemptResult } from '../../apps/dispatcher/src/delivery/webhook-sender';
+import { createAccount } from '../support/fixtures';
+import type { HttpsReceiver } from '../support/https-receiver';
+import { waitFor } from '../support/wait';
+import { WebhookDispatcherHarness, type AttemptRow, type DeliveryRow } from './support/webhook-dispatcher-harness';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt log, health)', () => {
+  const harness = new WebhookDispatcherHarness();
+  const { endpoint, publish, deliveries, attempts, settled, verifies } = harness;
+  let receiver: HttpsReceiver;
+  let dataSource: DataSource;
+  let service: WebhookEndpointsService;
+
+  beforeAll(async () => {
+    await harness.setUp();
+    ({ receiver, dataSource, service } = harness);
+  });
+
+  // A test that stopped or replaced the dispatcher and failed midway must not fail the next ones too.
+  afterEach(() => harness.restoreDispatcher());
+
+  afterAll(() => harness.tearDown());
+
+  it('delivers an outbox event signed, with every header of spec §6.3, and logs the attempt', async () => {
+    const hook = await endpoint('/pipeline');
+    const envelope = await publish(hook.account_id, 'alarm.created', { id: 'alarm-1', severity: 'WARNING' });
+    const delivery = await settled(hook.id, envelope.id);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, origin: 'event', last_status_code: 200 });
+
+    const [received] = receiver.received('/pipeline');
+    expect(received.method).toBe('POST');
+    expect(received.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(received.headers['user-agent']).toBe('Service-Webhooks/1.0');
+    expect(received.headers['x-service-event']).toBe('alarm.created');
+    expect(received.headers['x-service-event-id']).toBe(envelope.id);
+    expect(received.headers['x-service-delivery-id']).toMatch(UUID);
+    expect(received.headers['x-service-timestamp']).toMatch(/^\d+$/);
+    expect(Math.abs(Date.now() / 1000 - Number(received.headers['x-service-timestamp']))).toBeLessThanOrEqual(300);
+    expect(received.headers['x-service-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(verifyWebhookRequest(received.headers, received.rawBody, [hook.signing_secret])).toEqual({
+      eventId: envelope.id,
+      eventType: 'alarm.created',
+      deliveryId: received.headers['x-service-delivery-id'],
+    });
+    expect(verifyWebhookRequest(received.headers, Buffer.concat([received.rawBody, Buffer.from(' ')]), [hook.signing_secret])).toBeNull();
+    const body = JSON.parse(received.rawBody.toString('utf8'));
+    expect(body).toEqual(envelope);
+    expect(body.id).toBe(received.headers['x-service-event-id']);
+    expect(received.rawBody.equals(delivery.body)).toBe(true);
+
+    const [attempt] = await attempts(delivery.id);
+    expect(attempt).toMatchObject({ id: received.headers['x-service-delivery-id'], attempt_number: 1, outcome: 'succeeded', status_code: 200, error: null });
+    expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
+    const listed = await service.listAttempts(hook.account_id, hook.id);
+    expect(listed[0]).toMatchObject({ delivery_id: attempt.id, event_id: envelope.id, event_type: 'alarm.created', status_code: 200, outcome: 'succeeded' });
+  });
+
+  it('sends each event only to the enabled endpoints of its account subscribed to its type', async () => {
+    const accountId = await createAccount(dataSource, 'Filtering Co');
+    const subscribed = await endpoint('/filter/subscribed', ['alarm.created', 'shipment.created'], accountId);
+    const otherType = await endpoint('/filter/other-type', ['shipment.completed'], accountId);
+    const disabled = await endpoint('/filter/disabled', ['alarm.created'], accountId);
+    await service.disable(accountId, disabled.id);
+    const otherTenant = await endpoint('/filter/other-tenant', ['alarm.created']);
+
+    const envelope = await publish(accountId, 'alarm.created');
+    await settled(subscribed.id, envelope.id);
+    // The fan-out of one message is one statement: every delivery it makes exists by now.
+    for (const hook of [otherType, disabled, otherTenant]) expect(await deliveries(hook.id)).toEqual([]);
+    const shipment = await publish(accountId, 'shipment.created', { id: 5 });
+    await settled(subscribed.id, shipment.id);
+    expect(receiver.received('/filter/subscribed').map((r) => r.headers['x-service-event'])).toEqual(['alarm.created', 'shipment.created']);
+    for (const path of ['/filter/other-type', '/filter/disabled', '/filter/other-tenant']) expect(receiver.received(path)).toEqual([]);
+  });
+
+  it('signs with the current secret: a rotation between two attempts applies to the retry', async () => {
+    const hook = await endpoint('/rotation');
+    let rotated = '';
+    receiver.script('/rotation', [
+      {
+        status: 500,
+        before: async () => {
+          rotated = (await service.rotateSecret(hook.account_id, hook.id)).signing_secret;
+        },
+      },
+    ]);
+    const envelope = await publish(hook.account_id);
+    expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+    const [before, after] = receiver.received('/rotation');
+    expect(verifies(before, hook.signing_secret)).toBe(true);
+    expect(verifies(after, hook.signing_secret)).toBe(false);
+    expect(verifies(after, rotated)).toBe(true);
+    // A receiver in the middle of a rotation accepts both secrets.
+    expect(verifyWebhookRequest(after.headers, after.rawBody, [hook.signing_secret, rotated])).not.toBeNull();
+    expect(after.rawBody.equals(before.rawBody)).toBe(true);
+  });
+
+  it('delivers a test event and a hand resend (same event id and bytes, new delivery id)', async () => {
+    const hook = await endpoint('/manual');
+    const envelope = await publish(hook.account_id);
+    const original = await settled(hook.id, envelope.id);
+
+    const resent = await service.resend(hook.account_id, hook.id, envelope.id);
+    await waitFor('the resend', async () => (await deliveries(hook.id)).find((d) => d.id === resent.webhook_delivery_id && d.status === 'succeeded'));
+    const test = await service.sendTestEvent(hook.account_id, hook.id);
+    await waitFor('the test event', async () => (await deliveries(hook.id)).find((d) => d.id === test.webhook_delivery_id && d.status === 'succeeded'));
+
+    const [first, again, probe] = receiver.received('/manual');
+    expect(again.headers['x-service-event-id']).toBe(envelope.id);
+    expect(again.rawBody.equals(first.rawBody)).toBe(true);
+    expect(again.rawBody.equals(original.body)).toBe(true);
+    expect(again.headers['x-service-delivery-id']).not.toBe(first.headers['x-service-delivery-id']);
+    expect(verifies(again, hook.signing_secret)).toBe(true);
+    expect(probe.headers['x-service-event']).toBe('webhook.test');
+    expect(JSON.parse(probe.rawBody.toString('utf8'))).toMatchObject({ id: test.event_id, type: 'webhook.test', data: { endpoint_id: hook.id } });
+    expect(verifies(probe, hook.signing_secret)).toBe(true);
+  });
+
+  it('shows the last 100 attempts per endpoint, newest first, and trims the log to them', async () => {
+    const hook = await endpoint('/log');
+    const envelope = await publish(hook.account_id);
+    const delivery = await settled(hook.id, envelope.id);
+    await dataSource.query(
+      `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, duration_ms)
+       SELECT gen_random_uuid(), $1, $2, $3, $4, 'alarm.created', 1, now() - make_interval(mins => n), 'succeeded', 200, 5 FROM generate_series(1, 120) AS n`,
+      [hook.account_id, hook.id, delivery.id, envelope.id],
+    );
+    const latest = await publish(hook.account_id);
+    await settled(hook.id, latest.id);
+    // Readers see at most 100 even before the trim, which runs per 100 attempts of an endpoint and on a timer.
+    const visible = await service.listAttempts(hook.account_id, hook.id);
+    expect(visible).toHaveLength(100);
+    expect(visible[0].event_id).toBe(latest.id);
+    expect(visible[1].event_id).toBe(envelope.id);
+    await harness.dispatcher.get(AttemptRecorder).pruneAll();
+    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [hook.id]);
+    expect(n).toBe(100);
+    expect((await service.listAttempts(hook.account_id, hook.id)).map((a) => a.delivery_id)).toEqual(visible.map((a) => a.delivery_id));
+  });
+
+  describe('attempt recorder (batched successes, trimming)', () => {
+    const logger = createLogger('silent', 'recorder-test');
+
+    /** Deliveries leased for an hour, so that the running dispatcher leaves them to the test. */
+    async function leased(hook: CreatedWebhookEndpoint, count: number): Promise<ClaimedDelivery[]> {
+      const rows: Array<Omit<ClaimedDelivery, 'url' | 'secret_ciphertext'>> = await dataSource.query(
+        `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() + interval '1 hour'
+           FROM generate_series(1, $3)
+         RETURNING id, account_id, endpoint_id, event_id, event_type, body, attempts`,
+        [hook.account_id, hook.id, count],
+      );
+      return rows.map((row) => ({ ...row, url: hook.url, secret_ciphertext: '' }));
+    }
+
+    const success = (): AttemptResult => ({
+      deliveryId: newId(),
+      attemptedAt: new Date(),
+      durationMs: 3,
+      statusCode: 204,
+      error: null,
+      outcome: 'succeeded',
+      retryAfterSeconds: null,
+    });
+
+    it('writes the successes that finish together in one statement, resets the failure count, and flushes on stop', async () => {
+      const hook = await endpoint('/recorder-batch');
+      await dataSource.query('UPDATE webhook_endpoints SET consecutive_failures = 7 WHERE id = $1', [hook.id]);
+      const store = harness.dispatcher.get(DeliveryStore);
+      const statements = jest.spyOn(store, 'recordSuccesses');
+      const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 100, pruneIntervalMs: 60_000, logger });
+      recorder.start();
+      const claimed = await leased(hook, 5);
+      const results = claimed.map(() => success());
+      const recorded = claimed.map((delivery, i) => recorder.recordSuccess(delivery, results[i]));
+      expect(recorder.backlog).toBe(5);
+      // stop() before anything was written: it writes what is pending.
+      await recorder.stop();
+      await Promise.all(recorded);
+      expect(statements).toHaveBeenCalledTimes(1);
+      statements.mockRestore();
+      expect(recorder.backlog).toBe(0);
+
+      const rows: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [claimed.map((d) => d.id)]);
+      expect(rows.map((d) => [d.status, d.attempts, d.next_attempt_at, d.last_status_code])).toEqual(claimed.map(() => ['succeeded', 1, null, 204]));
+      const logged: AttemptRow[] = await dataSource.query('SELECT * FROM webhook_attempts WHERE webhook_delivery_id = ANY($1)', [claimed.map((d) => d.id)]);
+      expect(logged.map((a) => a.id).sort()).toEqual(results.map((r) => r.deliveryId).sort());
+      expect(logged.every((a) => a.attempt_number === 1 && a.outcome === 'succeeded' && a.status_code === 204)).toBe(true);
+      const [{ consecutive_failures }] = await dataSource.query('SELECT consecutive_failures FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      expect(consecutive_failures).toBe(0);
+    });
+
+    it('does not close a delivery that is no longer the attempt it recorded (cancelled or recorded meanwhile)', async () => {
+      const hook = await endpoint('/recorder-stale');
+      const store = harness.dispatcher.get(DeliveryStore);
+      const [cancelled, recordedTwice] = await leased(hook, 2);
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE id = $1`, [cancelled.id]);
+      expect(await store.recordSuccesses([{ delivery: recordedTwice, result: success() }])).toEqual([recordedTwice.id]);
+      expect(await store.recordSuccesses([{ delivery: cancelled, result: success() }, { delivery: recordedTwice, result: success() }])).toEqual([]);
+      const rows: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [[cancelled.id, recordedTwice.id]]);
+      expect(Object.fromEntries(rows.map((d) => [d.id, [d.status, d.attempts]]))).toEqual({ [cancelled.id]: ['cancelled', 0], [recordedTwice.id]: ['succeeded', 1] });
+    });
+
+    it('trims an endpoint to its newest 100 attempts once pruneEvery of its attempts were recorded, not on each', async () => {
+      const hook = await endpoint('/recorder-trim');
+      const other = await endpoint('/recorder-trim-other', ['alarm.created'], hook.account_id);
+      const store = harness.dispatcher.get(DeliveryStore);
+      const [old] = await leased(hook, 1);
+      for (const target of [hook, other]) {
+        await dataSource.query(
+          `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, duration_ms)
+           SELECT gen_random_uuid(), $1, $2, $3, $4, 'alarm.created', 1, now() - make_interval(mins => n), 'succeeded', 200, 5 FROM generate_series(1, 120) AS n`,
+          [hook.account_id, target.id, old.id, old.event_id],
+        );
+      }
+      const count = async (endpointId: string): Promise<number> =>
+        (await dataSource.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [endpointId]))[0].n;
+      const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 3, pruneIntervalMs: 60_000, logger });
+      const [a, b, c] = await leased(hook, 3);
+      await recorder.recordSuccess(a, success());
+      await recorder.recordSuccess(b, success());
+      expect(await count(hook.id)).toBe(122); // below the threshold: untouched
+      const newest = success();
+      await recorder.recordSuccess(c, newest);
+      await recorder.flush();
+      expect(await count(hook.id)).toBe(100);
+      expect(await count(other.id)).toBe(120); // not written by this recorder: not its job
+      const visible = await service.listAttempts(hook.account_id, hook.id);
+      expect(visible[0].delivery_id).toBe(newest.deliveryId);
+      expect(visible.map((v) => v.attempted_at)).toEqual(visible.map((v) => v.attempted_at).sort().reverse());
+      await recorder.stop();
+    });
+  });
+
+  it('serves /health/live, /health/ready (database, broker) and /metrics', async () => {
+    const hook = await endpoint('/metrics');
+    const test = await service.sendTestEvent(hook.account_id, hook.id);
+    await waitFor('an attempt by this instance', async () => (await deliveries(hook.id)).find((d) => d.id === test.webhook_delivery_id && d.status === 'succeeded'));
+    const server = harness.dispatcher.getHttpServer();
+    await request(server).get('/health/live').expect(200, { status: 'ok' });
+    await waitFor('broker readiness', async () => (await request(server).get('/health/ready')).status === 200);
+    const ready = await request(server).get('/health/ready').expect(200);
+    expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', broker: 'ok' } });
+    const metrics = await request(server).get('/metrics').expect(200);
+    for (const name of ['webhook_attempts_total', 'webhook_attempt_duration_seconds_bucket', 'webhook_deliveries_due', 'webhook_endpoints_disabled', 'webhook_event_lag_seconds_count', 'webhook_event_queue_messages{app="dispatcher"} 0']) {
+      expect(metrics.text).toContain(name);
+    }
+  });
+});
