@@ -3,6 +3,7 @@ import { newId } from '../../libs/database/src';
 import { loadShipmentRecord } from '../../libs/domain/src';
 import type { SqlShim } from '../baseline/sql-shim';
 import type { SeededDevice } from '../seed/devices';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * What the api-detail scenario needs from the shipments feature: one seeded shipment, and the
@@ -10,8 +11,8 @@ import type { SeededDevice } from '../seed/devices';
  * uses) over a bare pg pool.
  */
 export interface ShipmentDetailAdapter {
-  seed(db: DataSource, accountId: string, devices: readonly SeededDevice[]): Promise<number>;
-  detail(sql: SqlShim, accountId: string, shipmentId: number): Promise<unknown>;
+  seed(db: DataSource, accountId: AccountId, devices: readonly SeededDevice[]): Promise<number>;
+  detail(sql: SqlShim, accountId: AccountId, shipmentId: number): Promise<unknown>;
 }
 
 const circle = (latitude: number, longitude: number): string => JSON.stringify({ type: 'circle', center: { latitude, longitude }, radius_m: 500 });

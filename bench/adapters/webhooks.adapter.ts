@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 /** An endpoint as the bench needs it: where it points and the secret its deliveries are signed with. */
 export interface BenchEndpoint {
@@ -11,7 +12,7 @@ export interface BenchEndpoint {
 
 /** The slice of libs/webhooks (feat/events: WebhookEndpointsService) the bench calls. */
 interface WebhookEndpointsServiceLike {
-  create(accountId: string, input: { url: string; events: string[]; description?: string | null }): Promise<{ id: string; signing_secret: string }>;
+  create(accountId: AccountId, input: { url: string; events: string[]; description?: string | null }): Promise<{ id: string; signing_secret: string }>;
 }
 type WebhookEndpointsServiceClass = new (dataSource: DataSource, options: { secretsKey: Buffer; allowPrivateTargets: boolean }) => WebhookEndpointsServiceLike;
 
@@ -40,7 +41,7 @@ export async function createWebhookEndpoint(
   root: string,
   db: DataSource,
   secretsKey: Buffer,
-  accountId: string,
+  accountId: AccountId,
   url: string,
   events: string[],
 ): Promise<BenchEndpoint> {

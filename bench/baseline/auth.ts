@@ -4,6 +4,7 @@ import type { AppConfig } from '@app/config';
 import { CredentialLookupService } from '../../apps/api/src/auth/credential-lookup.service';
 import { TOKEN_ALGORITHM, verificationKeys } from '../../apps/api/src/auth/jwt.strategy';
 import type { SqlShim } from './sql-shim';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 
 export class HttpFailure extends Error {
   constructor(
@@ -33,7 +34,7 @@ export class BaselineAuth {
   }
 
   /** The selected account id, or a 401/403/400 failure. */
-  async authorize(request: IncomingMessage, requiredScopes: readonly string[]): Promise<string> {
+  async authorize(request: IncomingMessage, requiredScopes: readonly string[]): Promise<AccountId> {
     const header = request.headers.authorization;
     const match = header ? /^bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw new HttpFailure(401, 'invalid_token');
@@ -61,9 +62,9 @@ export class BaselineAuth {
     if (typeof selected === 'string' && selected.trim()) {
       const id = selected.trim().toLowerCase();
       if (!credential.accountIds.includes(id)) throw new HttpFailure(403, 'account_not_allowed');
-      return id;
+      return toAccountId(id);
     }
-    if (credential.accountIds.length === 1) return credential.accountIds[0];
+    if (credential.accountIds.length === 1) return toAccountId(credential.accountIds[0]);
     throw new HttpFailure(credential.accountIds.length === 0 ? 403 : 400, 'account_selection');
   }
 }

@@ -12,6 +12,7 @@ import { TelemetryRepository } from '../../apps/api/src/telemetry/telemetry.repo
 import { presentBucket, presentPoint, TelemetryService } from '../../apps/api/src/telemetry/telemetry.service';
 import { shipmentDetailAdapter } from '../adapters/shipments.adapter';
 import type { SqlShim } from './sql-shim';
+import type { AccountId } from '@app/vocabulary';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,14 +46,14 @@ export class BaselineRoutes {
     this.paginator = new Paginator(config);
   }
 
-  async devices(request: BaselineRequest, accountId: string): Promise<unknown> {
+  async devices(request: BaselineRequest, accountId: AccountId): Promise<unknown> {
     const query = { limit: request.query.limit ? Number(request.query.limit) : undefined, cursor: request.query.cursor };
     const page = this.paginator.start(asExpress(request), query, DEFAULT_PAGE_SIZE);
     const rows = await this.devicesRepository.list(accountId, page);
     return this.paginator.finish(asExpress(request), page, rows, (d) => [d.id], DeviceDto.from);
   }
 
-  async telemetryPage(request: BaselineRequest, accountId: string, deviceId: string): Promise<unknown> {
+  async telemetryPage(request: BaselineRequest, accountId: AccountId, deviceId: string): Promise<unknown> {
     if (!UUID.test(deviceId)) throw new NotFoundError();
     const q = request.query;
     const query: TelemetryQueryDto = { limit: q.limit ? Number(q.limit) : undefined, cursor: q.cursor, from: q.from, to: q.to, bucket: q.bucket as BucketName | undefined };
@@ -67,7 +68,7 @@ export class BaselineRoutes {
     return this.paginator.finish(asExpress(request), page, rows, (p) => [p.recorded_at.toISOString()], presentPoint);
   }
 
-  async shipment(accountId: string, id: string): Promise<unknown> {
+  async shipment(accountId: AccountId, id: string): Promise<unknown> {
     const adapter = shipmentDetailAdapter();
     if (!adapter) throw new Error('shipment detail adapter not wired (bench/adapters/shipments.adapter.ts)');
     const shipmentId = Number(id);

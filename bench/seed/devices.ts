@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 export interface SeededDevice {
   deviceId: string;
@@ -9,7 +10,7 @@ export interface SeededDevice {
  * `count` approved devices owned by the account since `ownedSince`, in one statement
  * (generate_series). Ordered by device id, the order of the device list.
  */
-export async function seedDevices(db: DataSource, accountId: string, count: number, ownedSince: Date, serialPrefix: string): Promise<SeededDevice[]> {
+export async function seedDevices(db: DataSource, accountId: AccountId, count: number, ownedSince: Date, serialPrefix: string): Promise<SeededDevice[]> {
   const rows = (await db.query(
     `WITH d AS (
        INSERT INTO devices (id, serial_number, model, hardware_revision, firmware_version, approval_status, approved_at)

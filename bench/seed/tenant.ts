@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { CredentialsService } from '@app/domain';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 
 export interface BenchTenant {
-  accountId: string;
+  accountId: AccountId;
   clientId: string;
   clientSecret: string;
 }
 
 /** An active customer account and an all-scope credential for it (secret hashed like any other). */
 export async function createTenant(db: DataSource, name: string): Promise<BenchTenant> {
-  const accountId = randomUUID();
+  const accountId = toAccountId(randomUUID());
   await db.query(`INSERT INTO accounts (id, name, kind, status) VALUES ($1, $2, 'customer', 'active')`, [accountId, name]);
   const credential = await new CredentialsService(db).create({ name: `${name} credential`, accountIds: [accountId] });
   return { accountId, clientId: credential.client_id, clientSecret: credential.client_secret };

@@ -86,6 +86,26 @@ describe('committed queries and table owners', () => {
     expect(problems).toEqual([]);
   });
 
+  it('makes an AccountId only where the tenant is decided', () => {
+    // The tenant guard (verified token), the panel's session (signed-in user), a verified share
+    // link, the operator's command line, the dispatcher (tenant of a committed delivery row) and
+    // the demo seed. Anything else receives an AccountId from them.
+    const producers = new Set([
+      'apps/api/src/auth/tenant.guard.ts',
+      'apps/api/src/panel/session/panel-sessions.service.ts',
+      'apps/api/src/panel/sign-in/sign-in.service.ts',
+      'apps/api/src/shipments/share.service.ts',
+      'apps/cli/src/commands/devices.commands.ts',
+      'apps/cli/src/commands/users.commands.ts',
+      'apps/cli/src/commands/webhooks.commands.ts',
+      'apps/dispatcher/src/delivery/delivery-store.ts',
+      'libs/domain/src/demo/demo-seed.ts',
+      'libs/vocabulary/src/account-id.ts',
+    ]);
+    const makers = [...sourceFiles('apps'), ...sourceFiles('libs')].filter((file) => /\btoAccountId\s*\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(makers.filter((file) => !producers.has(file))).toEqual([]);
+  });
+
   it('runs SQL only in repositories, through the one SQL helper', () => {
     const problems: string[] = [];
     for (const file of [...sourceFiles('apps'), ...sourceFiles('libs')]) {

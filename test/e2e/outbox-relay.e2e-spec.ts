@@ -8,6 +8,7 @@ import { tapEvents, type TapQueue } from '../support/broker';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
+import type { AccountId } from '@app/vocabulary';
 
 const prefix = process.env.AMQP_PREFIX as string;
 
@@ -16,7 +17,7 @@ describe('outbox relay (api → RabbitMQ)', () => {
   let relay: OutboxRelay;
   let dataSource: DataSource;
   let tap: TapQueue;
-  let accountId: string;
+  let accountId: AccountId;
   const extraRelays: OutboxRelay[] = [];
 
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { WebhookEndpointsService } from '@app/webhooks';
 import { API, startApi, type TestApi } from '../support/api';
 import { createAccount, createCredential, dataSourceOf } from '../support/fixtures';
 import { insertPanelUser, type PanelBrowser, signIn } from '../support/panel';
+import type { AccountId } from '@app/vocabulary';
 
 const SECRET_IN_PAGE = /<input type="text" id="(?:client-secret|signing-secret)" value="([^"]+)" readonly/;
 
@@ -27,8 +28,8 @@ const idAfter = (html: string, prefix: string): string => {
 describe('web panel: API credentials and webhook settings', () => {
   let api: TestApi;
   let dataSource: DataSource;
-  let accountId: string;
-  let otherAccountId: string;
+  let accountId: AccountId;
+  let otherAccountId: AccountId;
   let admin: PanelBrowser;
   let service: WebhookEndpointsService;
   /** Every page served after a secret was displayed once: none may contain a secret again. */

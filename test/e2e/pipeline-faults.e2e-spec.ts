@@ -15,6 +15,7 @@ import { createAccount, createCredential } from '../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type ReceivedWebhook, type Reply } from '../support/https-receiver';
 import { TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * Process-level faults: the built api and dispatcher run as child processes (dist/), each reaching
@@ -127,13 +128,13 @@ describe('event pipeline under process faults (built apps as child processes)', 
     if (caDir) rmSync(caDir, { recursive: true, force: true });
   });
 
-  async function endpoint(path: string, events: EventType[] = ['alarm.created'], accountId?: string): Promise<CreatedWebhookEndpoint> {
+  async function endpoint(path: string, events: EventType[] = ['alarm.created'], accountId?: AccountId): Promise<CreatedWebhookEndpoint> {
     const account = accountId ?? (await createAccount(dataSource, `Faults ${path}`));
     return endpoints.create(account, { url: receiver.url(path, '127.0.0.1'), events });
   }
 
   /** Commits an event as a domain change would (its own transaction); the api's relay publishes it. */
-  const commit = (accountId: string, data: Record<string, unknown> = {}, aggregateId = 'faults'): Promise<EventEnvelope> =>
+  const commit = (accountId: AccountId, data: Record<string, unknown> = {}, aggregateId = 'faults'): Promise<EventEnvelope> =>
     dataSource.transaction((manager) => writeOutboxEvent(manager, { accountId, type: 'alarm.created', aggregateType: 'alarm', aggregateId, data }));
 
   const deliveries = (endpointId: string): Promise<DeliveryRow[]> =>

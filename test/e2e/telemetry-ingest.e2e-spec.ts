@@ -11,6 +11,7 @@ import {
 } from '@app/domain';
 import { createAccount } from '../support/fixtures';
 import { backdateLifecycle, point, registerDevice, setThresholds } from '../support/devices';
+import type { AccountId } from '@app/vocabulary';
 
 /** A fixed past hour, so that minutes are easy to read. */
 const T0 = new Date('2025-06-02T08:00:00.000Z');
@@ -18,7 +19,7 @@ const at = (minutes: number): Date => new Date(T0.getTime() + minutes * 60_000);
 
 describe('Telemetry ingestion service', () => {
   let db: DataSource;
-  let accountId: string;
+  let accountId: AccountId;
   let ingest: TelemetryIngestService;
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import type { AccountId } from '@app/vocabulary';
 import { jest } from '@jest/globals';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type GetMessage } from 'amqplib';
 import type { DataSource, QueryRunner } from 'typeorm';
@@ -26,7 +27,7 @@ describe('Gateway telemetry queue (RabbitMQ)', () => {
   let consumer: TelemetryQueueConsumer;
   let broker: ChannelModel;
   let channel: ConfirmChannel;
-  let accountId: string;
+  let accountId: AccountId;
 
   beforeAll(async () => {
     api = await startApi();

@@ -24,6 +24,7 @@ import {
   webhooksTest,
 } from '../../apps/cli/src/commands/webhooks.commands';
 import { createAccount } from '../support/fixtures';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 
 const FAKE_DNS: Record<string, string[]> = {
   'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
@@ -42,8 +43,8 @@ describe('webhook endpoint management (service and CLI)', () => {
   let config: AppConfig;
   let permissive: WebhookEndpointsService;
   let strict: WebhookEndpointsService;
-  let accountId: string;
-  let otherAccountId: string;
+  let accountId: AccountId;
+  let otherAccountId: AccountId;
 
   beforeAll(async () => {
     config = loadConfig();
@@ -104,10 +105,10 @@ describe('webhook endpoint management (service and CLI)', () => {
         /unknown event types: device\.exploded/,
       );
       await expect(strict.create(accountId, { url: 'https://hooks.example.com/', events: ['webhook.test'] })).rejects.toMatchObject({ field: 'events' });
-      await expect(strict.create('00000000-0000-7000-8000-0000000000ff', { url: 'https://hooks.example.com/', events: ['alarm.created'] })).rejects.toMatchObject({
+      await expect(strict.create(toAccountId('00000000-0000-7000-8000-0000000000ff'), { url: 'https://hooks.example.com/', events: ['alarm.created'] })).rejects.toMatchObject({
         field: 'account_id',
       });
-      await expect(strict.create('nope', { url: 'https://hooks.example.com/', events: ['alarm.created'] })).rejects.toMatchObject({ field: 'account_id' });
+      await expect(strict.create(toAccountId('nope'), { url: 'https://hooks.example.com/', events: ['alarm.created'] })).rejects.toMatchObject({ field: 'account_id' });
     });
   });
 
@@ -249,7 +250,7 @@ describe('webhook endpoint management (service and CLI)', () => {
         () => strict.update(otherAccountId, created.id, { events: ['alarm.created'] }),
         () => strict.remove(otherAccountId, created.id),
         () => strict.get(accountId, 'not-a-uuid'),
-        () => strict.get('not-a-uuid', created.id),
+        () => strict.get(toAccountId('not-a-uuid'), created.id),
       ];
       for (const call of calls) await expect(call()).rejects.toBeInstanceOf(WebhookNotFoundError);
       expect(await strict.list(otherAccountId)).toEqual([]);

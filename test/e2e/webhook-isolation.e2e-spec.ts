@@ -13,6 +13,7 @@ import { TestDnsServer } from '../support/dns-server';
 import { createAccount } from '../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { waitFor } from '../support/wait';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * Tenant isolation of webhook deliveries, against the built dispatcher as a child process: one
@@ -98,7 +99,7 @@ describe('webhook delivery isolation between tenants (built dispatcher)', () => 
     return child;
   }
 
-  async function endpoints(accountId: string, urls: string[]): Promise<CreatedWebhookEndpoint[]> {
+  async function endpoints(accountId: AccountId, urls: string[]): Promise<CreatedWebhookEndpoint[]> {
     const created: CreatedWebhookEndpoint[] = [];
     for (const url of urls) created.push(await service.create(accountId, { url, events: ['alarm.created'] }));
     return created;

@@ -5,6 +5,7 @@ import { runCaptured } from '../support/cli';
 import { TestDnsServer } from '../support/dns-server';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { insertPanelUser, type PanelBrowser, signIn } from '../support/panel';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * What registering a webhook address tells a stranger (panel and CLI, with private targets
@@ -21,7 +22,7 @@ describe('webhook registration: refusals say little, and an account has a bounde
   let dns: TestDnsServer;
   let api: TestApi;
   let dataSource: DataSource;
-  let accountId: string;
+  let accountId: AccountId;
   let admin: PanelBrowser;
   const saved: Record<string, string | undefined> = {};
 

@@ -1,12 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { DeviceAdminService, TelemetryIngestService, type RegisteredDevice } from '@app/domain';
+import type { AccountId } from '@app/vocabulary';
 
 /** Registers devices owned by the account (approved unless told otherwise). */
-export async function registerDevices(dataSource: DataSource, accountId: string, count = 1, approved = true): Promise<RegisteredDevice[]> {
+export async function registerDevices(dataSource: DataSource, accountId: AccountId, count = 1, approved = true): Promise<RegisteredDevice[]> {
   return new DeviceAdminService(dataSource).register({ accountId, count, approved });
 }
 
-export async function registerDevice(dataSource: DataSource, accountId: string, approved = true): Promise<RegisteredDevice> {
+export async function registerDevice(dataSource: DataSource, accountId: AccountId, approved = true): Promise<RegisteredDevice> {
   const [device] = await registerDevices(dataSource, accountId, 1, approved);
   return device;
 }

@@ -3,15 +3,16 @@ import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import { AccountsAdminService, ALL_SCOPES, CredentialsService, type CreatedCredential } from '@app/domain';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 import { API } from './api';
 
 export function dataSourceOf(app: INestApplication): DataSource {
   return app.get<DataSource>(getDataSourceToken());
 }
 
-export async function createAccount(dataSource: DataSource, name = 'Test Co', overrides: { status?: 'active' | 'suspended' | 'closed'; kind?: 'customer' | 'demo' | 'internal' } = {}): Promise<string> {
+export async function createAccount(dataSource: DataSource, name = 'Test Co', overrides: { status?: 'active' | 'suspended' | 'closed'; kind?: 'customer' | 'demo' | 'internal' } = {}): Promise<AccountId> {
   const account = await new AccountsAdminService(dataSource).create({ name, ...overrides });
-  return account.id;
+  return toAccountId(account.id);
 }
 
 export async function createCredential(dataSource: DataSource, accountIds: string[], scopes: string[] = [...ALL_SCOPES]): Promise<CreatedCredential> {
@@ -28,7 +29,7 @@ export async function tokenFor(app: INestApplication, credential: CreatedCredent
 }
 
 export interface Tenant {
-  accountId: string;
+  accountId: AccountId;
   credential: CreatedCredential;
   token: string;
   /** Authorization header for supertest's `.set()`. */

@@ -2,12 +2,13 @@ import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventEnvelope } from './envelope';
 import type { EventType } from './event-types';
+import type { AccountId } from '@app/vocabulary';
 
 /** The PostgreSQL NOTIFY channel that wakes the outbox relay when an event is committed. */
 export const OUTBOX_NOTIFY_CHANNEL = 'outbox_events';
 
 export interface OutboxEventInput {
-  accountId: string;
+  accountId: AccountId;
   type: EventType;
   /** e.g. 'alarm' / 'shipment'; with aggregateId, orders events of one aggregate. */
   aggregateType: string;

@@ -1,4 +1,5 @@
 import { execSql, newId, type SqlExecutor } from '@app/database';
+import type { AccountId } from '@app/vocabulary';
 
 /** NOTIFY channel that wakes the dispatcher's delivery worker (it also polls). */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
@@ -8,7 +9,7 @@ export type DeliveryOrigin = 'event' | 'test' | 'resend';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface NewDelivery {
-  accountId: string;
+  accountId: AccountId;
   endpointId: string;
   eventId: string;
   eventType: string;
@@ -38,7 +39,7 @@ export async function notifyDeliveryWorkers(executor: SqlExecutor): Promise<void
  * Stops an endpoint's pending deliveries (it was disabled). An attempt already in flight finishes
  * and is logged, but cannot reopen its delivery: its update requires status 'pending'.
  */
-export async function cancelPendingDeliveries(executor: SqlExecutor, accountId: string, endpointId: string): Promise<number> {
+export async function cancelPendingDeliveries(executor: SqlExecutor, accountId: AccountId, endpointId: string): Promise<number> {
   const result = await execSql(
     executor,
     `UPDATE webhook_deliveries

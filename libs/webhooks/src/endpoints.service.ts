@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
 import { execSql, newId, type SqlExecutor } from '@app/database';
 import { EVENT_TYPES, isEventType, type EventEnvelope } from '@app/events';
-import { UUID_PATTERN as UUID } from '@app/vocabulary';
+import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
 import { cancelPendingDeliveries, insertDelivery } from './delivery-records';
 import { WebhookEndpointAlreadyCreatedError, WebhookEndpointLimitError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import type {
@@ -26,7 +26,7 @@ const MAX_DESCRIPTION = 500;
 
 interface EndpointRow {
   id: string;
-  account_id: string;
+  account_id: AccountId;
   url: string;
   events: string[];
   description: string | null;
@@ -98,7 +98,7 @@ export class WebhookEndpointsService {
     this.maxEndpoints = options.maxEndpointsPerAccount ?? DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT;
   }
 
-  async create(accountId: string, input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
+  async create(accountId: AccountId, input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
     const url = await this.checkUrl(input.url);
     const events = this.checkEvents(input.events);
     const description = this.checkDescription(input.description);
@@ -134,7 +134,7 @@ export class WebhookEndpointsService {
     return { ...present(rows[0]), signing_secret: secret };
   }
 
-  async list(accountId: string): Promise<WebhookEndpointView[]> {
+  async list(accountId: AccountId): Promise<WebhookEndpointView[]> {
     if (!UUID.test(accountId)) return [];
     const { rows } = await execSql<EndpointRow>(
       this.dataSource,
@@ -144,12 +144,12 @@ export class WebhookEndpointsService {
     return rows.map(present);
   }
 
-  async get(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+  async get(accountId: AccountId, endpointId: string): Promise<WebhookEndpointView> {
     return present(await this.find(this.dataSource, accountId, endpointId));
   }
 
   /** Changes the address, the subscription or the description; the address is checked as on create. */
-  async update(accountId: string, endpointId: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointView> {
+  async update(accountId: AccountId, endpointId: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointView> {
     const current = await this.find(this.dataSource, accountId, endpointId);
     const url = input.url === undefined ? current.url : await this.checkUrl(input.url);
     const events = input.events === undefined ? current.events : this.checkEvents(input.events);
@@ -165,7 +165,7 @@ export class WebhookEndpointsService {
   }
 
   /** A new secret, in force for the very next attempt (pending retries included). */
-  async rotateSecret(accountId: string, endpointId: string): Promise<RotatedWebhookSecret> {
+  async rotateSecret(accountId: AccountId, endpointId: string): Promise<RotatedWebhookSecret> {
     this.checkIds(accountId, endpointId);
     const secret = generateSigningSecret();
     const { rows } = await execSql<EndpointRow>(
@@ -182,7 +182,7 @@ export class WebhookEndpointsService {
    * Re-enables an endpoint (after the address was fixed) and resets its failure count. Deliveries
    * cancelled when it was disabled stay cancelled; `resend` sends one again by hand.
    */
-  async enable(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+  async enable(accountId: AccountId, endpointId: string): Promise<WebhookEndpointView> {
     this.checkIds(accountId, endpointId);
     const { rows } = await execSql<EndpointRow>(
       this.dataSource,
@@ -196,7 +196,7 @@ export class WebhookEndpointsService {
   }
 
   /** Disables an endpoint and cancels its pending deliveries. Disabling twice keeps the first reason. */
-  async disable(accountId: string, endpointId: string, reason = 'disabled by an operator'): Promise<WebhookEndpointView> {
+  async disable(accountId: AccountId, endpointId: string, reason = 'disabled by an operator'): Promise<WebhookEndpointView> {
     this.checkIds(accountId, endpointId);
     return this.dataSource.transaction(async (manager) => {
       // The endpoint row first: the dispatcher locks in the same order (no deadlock).
@@ -213,14 +213,14 @@ export class WebhookEndpointsService {
   }
 
   /** Deletes the endpoint with its deliveries and attempt log. */
-  async remove(accountId: string, endpointId: string): Promise<void> {
+  async remove(accountId: AccountId, endpointId: string): Promise<void> {
     this.checkIds(accountId, endpointId);
     const result = await execSql(this.dataSource, 'DELETE FROM webhook_endpoints WHERE account_id = $1 AND id = $2', [accountId, endpointId]);
     if (result.count === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
   }
 
   /** Queues a `webhook.test` event for this endpoint only (whatever its subscription). */
-  async sendTestEvent(accountId: string, endpointId: string): Promise<QueuedWebhookDelivery> {
+  async sendTestEvent(accountId: AccountId, endpointId: string): Promise<QueuedWebhookDelivery> {
     const endpoint = await this.find(this.dataSource, accountId, endpointId);
     this.requireEnabled(endpoint);
     const envelope: EventEnvelope = {
@@ -245,7 +245,7 @@ export class WebhookEndpointsService {
    * same body bytes (receivers de-duplicate on the event id). The event must be of this account
    * and of a type the endpoint subscribes to.
    */
-  async resend(accountId: string, endpointId: string, eventId: string): Promise<QueuedWebhookDelivery> {
+  async resend(accountId: AccountId, endpointId: string, eventId: string): Promise<QueuedWebhookDelivery> {
     const endpoint = await this.find(this.dataSource, accountId, endpointId);
     this.requireEnabled(endpoint);
     const event = UUID.test(eventId) ? await this.findEventBody(accountId, endpointId, eventId) : null;
@@ -268,7 +268,7 @@ export class WebhookEndpointsService {
   }
 
   /** The last attempts, newest first (at most 100 are kept per endpoint). */
-  async listAttempts(accountId: string, endpointId: string, limit = ATTEMPTS_VISIBLE): Promise<WebhookAttemptView[]> {
+  async listAttempts(accountId: AccountId, endpointId: string, limit = ATTEMPTS_VISIBLE): Promise<WebhookAttemptView[]> {
     await this.find(this.dataSource, accountId, endpointId);
     const { rows } = await execSql<AttemptRow>(
       this.dataSource,
@@ -295,13 +295,13 @@ export class WebhookEndpointsService {
    * Platform-side lookup for ops tooling that addresses an endpoint by id alone (the CLI); the
    * tenant-scoped methods are then called with the account it returns.
    */
-  async accountOfEndpoint(endpointId: string): Promise<string | null> {
+  async accountOfEndpoint(endpointId: string): Promise<AccountId | null> {
     if (!UUID.test(endpointId)) return null;
-    const { rows } = await execSql<{ account_id: string }>(this.dataSource, 'SELECT account_id FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    const { rows } = await execSql<{ account_id: AccountId }>(this.dataSource, 'SELECT account_id FROM webhook_endpoints WHERE id = $1', [endpointId]);
     return rows[0]?.account_id ?? null;
   }
 
-  private async find(executor: SqlExecutor, accountId: string, endpointId: string): Promise<EndpointRow> {
+  private async find(executor: SqlExecutor, accountId: AccountId, endpointId: string): Promise<EndpointRow> {
     this.checkIds(accountId, endpointId);
     const { rows } = await execSql<EndpointRow>(
       executor,
@@ -317,7 +317,7 @@ export class WebhookEndpointsService {
    * deliveries are deleted after WEBHOOK_RETENTION_DAYS: an event known only by such rows is
    * "expired" (409), not an error.
    */
-  private async findEventBody(accountId: string, endpointId: string, eventId: string): Promise<{ type: string; body: Buffer } | 'expired' | null> {
+  private async findEventBody(accountId: AccountId, endpointId: string, eventId: string): Promise<{ type: string; body: Buffer } | 'expired' | null> {
     const sent = await execSql<{ event_type: string; body: Buffer | null }>(
       this.dataSource,
       `SELECT event_type, body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2
@@ -340,7 +340,7 @@ export class WebhookEndpointsService {
   }
 
   /** Malformed ids cannot exist: "not found", rather than a database error. */
-  private checkIds(accountId: string, endpointId: string): void {
+  private checkIds(accountId: AccountId, endpointId: string): void {
     if (!UUID.test(accountId) || !UUID.test(endpointId)) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
   }
 

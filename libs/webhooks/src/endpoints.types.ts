@@ -1,9 +1,10 @@
+import type { AccountId } from '@app/vocabulary';
 import type { DeliveryOrigin } from './delivery-records';
 
 /** What the panel and the CLI show of an endpoint. The signing secret is never part of it. */
 export interface WebhookEndpointView {
   id: string;
-  account_id: string;
+  account_id: AccountId;
   url: string;
   events: string[];
   description: string | null;

@@ -10,6 +10,7 @@ import { startApi, type TestApi } from '../../support/api';
 import { createAccount, dataSourceOf } from '../../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type ReceivedWebhook, type TestCertificate } from '../../support/https-receiver';
 import { waitFor } from '../../support/wait';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * The pipeline the webhook-dispatcher-*.e2e-spec.ts suites run against: the api (outbox relay),
@@ -98,13 +99,13 @@ export class WebhookDispatcherHarness {
     await this.dispatcher.close();
   };
 
-  readonly endpoint = async (path: string, events: EventType[] = ['alarm.created'], accountId?: string): Promise<CreatedWebhookEndpoint & { path: string }> => {
+  readonly endpoint = async (path: string, events: EventType[] = ['alarm.created'], accountId?: AccountId): Promise<CreatedWebhookEndpoint & { path: string }> => {
     const account = accountId ?? (await createAccount(this.dataSource, `Receiver ${path}`));
     const created = await this.service.create(account, { url: this.receiver.url(path), events });
     return { ...created, path };
   };
 
-  readonly publish = async (accountId: string, type: EventType = 'alarm.created', data: Record<string, unknown> = { message: 'too warm' }): Promise<EventEnvelope> => {
+  readonly publish = async (accountId: AccountId, type: EventType = 'alarm.created', data: Record<string, unknown> = { message: 'too warm' }): Promise<EventEnvelope> => {
     const envelope = await this.dataSource.transaction((manager) => writeOutboxEvent(manager, { accountId, type, aggregateType: type.split('.')[0], aggregateId: 'agg', data }));
     await this.relay.flush();
     return envelope;

@@ -5,6 +5,7 @@ import { Account } from '@app/database';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import type { UpdateAccountDto } from './dto/account.dto';
+import type { AccountId } from '@app/vocabulary';
 
 const COLUMN_BY_FIELD: Record<keyof UpdateAccountDto, keyof Account> = {
   name: 'name',
@@ -45,13 +46,13 @@ export class AccountsService {
     });
   }
 
-  async get(allowed: readonly string[], accountId: string): Promise<Account> {
+  async get(allowed: readonly string[], accountId: AccountId): Promise<Account> {
     const account = allowed.includes(accountId) ? await this.repository.findOneBy({ id: accountId }) : null;
     if (!account) throw new NotFoundError('Account');
     return account;
   }
 
-  async update(allowed: readonly string[], accountId: string, changes: UpdateAccountDto): Promise<Account> {
+  async update(allowed: readonly string[], accountId: AccountId, changes: UpdateAccountDto): Promise<Account> {
     const account = await this.get(allowed, accountId);
     const patch: Partial<Account> = {};
     for (const [field, column] of Object.entries(COLUMN_BY_FIELD) as Array<[keyof UpdateAccountDto, keyof Account]>) {

@@ -10,6 +10,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { AlarmsService } from './alarms.service';
 import { AlarmQueryDto } from './dto/alarm-query.dto';
 import { AlarmDto, UpdateAlarmDto } from './dto/alarm.dto';
+import type { AccountId } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No such alarm in this account (`not_found`).');
 
@@ -24,7 +25,7 @@ export class AlarmsController {
   @Scopes('alarms:read')
   @ApiOperation({ summary: 'List the tenant’s alarms, newest first', description: 'Filters: `resolved`, `severity`, `device_id`, `shipment_id`.' })
   @ApiPageResponse(AlarmDto)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: AlarmQueryDto, @CurrentAccount() accountId: string): Promise<Page<AlarmDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: AlarmQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<AlarmDto>> {
     const page = this.paginator.start(request, query);
     const rows = await this.alarms.list(accountId, query, page);
     return this.paginator.finish(request, page, rows, (a) => [a.id], AlarmDto.from);
@@ -35,7 +36,7 @@ export class AlarmsController {
   @ApiOperation({ summary: 'Alarm detail' })
   @ApiOkResponse({ type: AlarmDto })
   @ApiResponse(NOT_FOUND)
-  async get(@UuidParam('alarm_id') alarmId: string, @CurrentAccount() accountId: string): Promise<AlarmDto> {
+  async get(@UuidParam('alarm_id') alarmId: string, @CurrentAccount() accountId: AccountId): Promise<AlarmDto> {
     return AlarmDto.from(await this.alarms.get(accountId, alarmId));
   }
 
@@ -50,7 +51,7 @@ export class AlarmsController {
   @ApiOkResponse({ type: AlarmDto })
   @ApiResponse(NOT_FOUND)
   @ApiResponse(problemResponse(409, 'The alarm is resolved and cannot be set back to unresolved (`alarm_already_resolved`).'))
-  async update(@UuidParam('alarm_id') alarmId: string, @Body() body: UpdateAlarmDto, @CurrentAccount() accountId: string): Promise<AlarmDto> {
+  async update(@UuidParam('alarm_id') alarmId: string, @Body() body: UpdateAlarmDto, @CurrentAccount() accountId: AccountId): Promise<AlarmDto> {
     return AlarmDto.from(await this.alarms.setResolved(accountId, alarmId, body.resolved));
   }
 }

@@ -6,6 +6,7 @@ import { writeOutboxEvent } from '@app/events';
 import { ConflictError, NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import type { AlarmQueryDto } from './dto/alarm-query.dto';
+import type { AccountId } from '@app/vocabulary';
 
 export class AlarmAlreadyResolvedError extends ConflictError {
   constructor() {
@@ -23,7 +24,7 @@ export class AlarmsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Newest first (ids are time ordered). */
-  async list(accountId: string, filters: AlarmFilters, page: PageRequest): Promise<AlarmRow[]> {
+  async list(accountId: AccountId, filters: AlarmFilters, page: PageRequest): Promise<AlarmRow[]> {
     const params: unknown[] = [accountId, page.limit + 1];
     const where = ['account_id = $1'];
     const add = (condition: (placeholder: string) => string, value: unknown): void => {
@@ -43,7 +44,7 @@ export class AlarmsService {
     )) as AlarmRow[];
   }
 
-  async get(accountId: string, alarmId: string): Promise<AlarmRow> {
+  async get(accountId: AccountId, alarmId: string): Promise<AlarmRow> {
     const alarm = await findAlarmRow(this.dataSource.manager, accountId, alarmId);
     if (!alarm) throw new NotFoundError('Alarm');
     return alarm;
@@ -54,7 +55,7 @@ export class AlarmsService {
    * changes nothing and publishes nothing. `resolved_by` stays null: the caller is a service
    * account, never a human user. `false` is accepted only while the alarm is unresolved.
    */
-  async setResolved(accountId: string, alarmId: string, resolved: boolean): Promise<AlarmRow> {
+  async setResolved(accountId: AccountId, alarmId: string, resolved: boolean): Promise<AlarmRow> {
     return this.dataSource.transaction(async (manager) => {
       const [alarm] = (await manager.query(`SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE account_id = $1 AND id = $2 FOR UPDATE`, [
         accountId,

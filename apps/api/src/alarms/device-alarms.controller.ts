@@ -11,6 +11,7 @@ import { DevicesService } from '../devices/devices.service';
 import { AlarmsService } from './alarms.service';
 import { DeviceAlarmQueryDto } from './dto/alarm-query.dto';
 import { AlarmDto } from './dto/alarm.dto';
+import type { AccountId } from '@app/vocabulary';
 
 @PublicApiController('devices', 'Devices')
 export class DeviceAlarmsController {
@@ -32,7 +33,7 @@ export class DeviceAlarmsController {
     @Req() request: AuthenticatedRequest,
     @UuidParam('device_id') deviceId: string,
     @Query() query: DeviceAlarmQueryDto,
-    @CurrentAccount() accountId: string,
+    @CurrentAccount() accountId: AccountId,
   ): Promise<Page<AlarmDto>> {
     const device = await this.devices.get(accountId, deviceId);
     const page = this.paginator.start(request, query);

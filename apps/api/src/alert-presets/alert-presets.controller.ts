@@ -9,6 +9,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { AlertPresetsService } from './alert-presets.service';
 import { AlertPresetDto } from './dto/alert-preset.dto';
 import { CreateAlertPresetDto, UpdateAlertPresetDto } from './dto/create-alert-preset.dto';
+import type { AccountId } from '@app/vocabulary';
 
 const DOCS: CatalogueDocs = {
   noun: 'alert preset',
@@ -36,33 +37,33 @@ export class AlertPresetsController {
   ) {}
 
   @ListRecords(DOCS)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<AlertPresetDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<AlertPresetDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.presets.list(accountId, page), (p) => [p.id], AlertPresetDto.from);
   }
 
   @CreateRecord(DOCS, CreateAlertPresetDto)
-  async create(@CurrentAccount() accountId: string, @Body() body: CreateAlertPresetDto): Promise<AlertPresetDto> {
+  async create(@CurrentAccount() accountId: AccountId, @Body() body: CreateAlertPresetDto): Promise<AlertPresetDto> {
     return AlertPresetDto.from(await this.presets.create(accountId, body));
   }
 
   @GetRecord(DOCS)
-  async get(@CurrentAccount() accountId: string, @UuidParam('preset_id') id: string): Promise<AlertPresetDto> {
+  async get(@CurrentAccount() accountId: AccountId, @UuidParam('preset_id') id: string): Promise<AlertPresetDto> {
     return AlertPresetDto.from(await this.presets.get(accountId, id));
   }
 
   @ReplaceRecord(DOCS, CreateAlertPresetDto)
-  async replace(@CurrentAccount() accountId: string, @UuidParam('preset_id') id: string, @Body() body: CreateAlertPresetDto): Promise<AlertPresetDto> {
+  async replace(@CurrentAccount() accountId: AccountId, @UuidParam('preset_id') id: string, @Body() body: CreateAlertPresetDto): Promise<AlertPresetDto> {
     return AlertPresetDto.from(await this.presets.replace(accountId, id, body));
   }
 
   @UpdateRecord(DOCS, UpdateAlertPresetDto)
-  async update(@CurrentAccount() accountId: string, @UuidParam('preset_id') id: string, @Body() body: UpdateAlertPresetDto): Promise<AlertPresetDto> {
+  async update(@CurrentAccount() accountId: AccountId, @UuidParam('preset_id') id: string, @Body() body: UpdateAlertPresetDto): Promise<AlertPresetDto> {
     return AlertPresetDto.from(await this.presets.update(accountId, id, body));
   }
 
   @DeleteRecord(DOCS)
-  async remove(@CurrentAccount() accountId: string, @UuidParam('preset_id') id: string): Promise<void> {
+  async remove(@CurrentAccount() accountId: AccountId, @UuidParam('preset_id') id: string): Promise<void> {
     await this.presets.remove(accountId, id);
   }
 }

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { AccountId } from '@app/vocabulary';
 
 /** Who is calling: the credential behind the token, as it is in the database right now. */
 export interface Principal {
@@ -12,5 +13,5 @@ export interface Principal {
 
 export interface AuthenticatedRequest extends Request {
   principal?: Principal;
-  accountId?: string;
+  accountId?: AccountId;
 }

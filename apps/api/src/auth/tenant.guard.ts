@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/api-error';
 import { PUBLIC_ROUTE, TENANT_FREE } from './auth.decorators';
 import type { AuthenticatedRequest } from './principal';
+import { toAccountId } from '@app/vocabulary';
 
 export const ACCOUNT_HEADER = 'x-service-account-id';
 
@@ -31,12 +32,12 @@ export class TenantGuard implements CanActivate {
     const header = request.header(ACCOUNT_HEADER)?.trim();
     if (header) {
       if (!principal.accountIds.includes(header.toLowerCase())) throw accountNotAllowed();
-      request.accountId = header.toLowerCase();
+      request.accountId = toAccountId(header.toLowerCase());
       return true;
     }
     if (this.reflector.getAllAndOverride<boolean>(TENANT_FREE, targets)) return true;
     if (principal.accountIds.length === 1) {
-      request.accountId = principal.accountIds[0];
+      request.accountId = toAccountId(principal.accountIds[0]);
       return true;
     }
     if (principal.accountIds.length === 0) throw accountNotAllowed();

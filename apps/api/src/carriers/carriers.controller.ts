@@ -9,6 +9,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { CarriersService } from './carriers.service';
 import { CarrierDto } from './dto/carrier.dto';
 import { CreateCarrierDto, UpdateCarrierDto } from './dto/create-carrier.dto';
+import type { AccountId } from '@app/vocabulary';
 
 const DOCS: CatalogueDocs = {
   noun: 'carrier',
@@ -36,33 +37,33 @@ export class CarriersController {
   ) {}
 
   @ListRecords(DOCS)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<CarrierDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<CarrierDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.carriers.list(accountId, page), (c) => [c.id], CarrierDto.from);
   }
 
   @CreateRecord(DOCS, CreateCarrierDto)
-  async create(@CurrentAccount() accountId: string, @Body() body: CreateCarrierDto): Promise<CarrierDto> {
+  async create(@CurrentAccount() accountId: AccountId, @Body() body: CreateCarrierDto): Promise<CarrierDto> {
     return CarrierDto.from(await this.carriers.create(accountId, body));
   }
 
   @GetRecord(DOCS)
-  async get(@CurrentAccount() accountId: string, @UuidParam('carrier_id') id: string): Promise<CarrierDto> {
+  async get(@CurrentAccount() accountId: AccountId, @UuidParam('carrier_id') id: string): Promise<CarrierDto> {
     return CarrierDto.from(await this.carriers.get(accountId, id));
   }
 
   @ReplaceRecord(DOCS, CreateCarrierDto)
-  async replace(@CurrentAccount() accountId: string, @UuidParam('carrier_id') id: string, @Body() body: CreateCarrierDto): Promise<CarrierDto> {
+  async replace(@CurrentAccount() accountId: AccountId, @UuidParam('carrier_id') id: string, @Body() body: CreateCarrierDto): Promise<CarrierDto> {
     return CarrierDto.from(await this.carriers.replace(accountId, id, body));
   }
 
   @UpdateRecord(DOCS, UpdateCarrierDto)
-  async update(@CurrentAccount() accountId: string, @UuidParam('carrier_id') id: string, @Body() body: UpdateCarrierDto): Promise<CarrierDto> {
+  async update(@CurrentAccount() accountId: AccountId, @UuidParam('carrier_id') id: string, @Body() body: UpdateCarrierDto): Promise<CarrierDto> {
     return CarrierDto.from(await this.carriers.update(accountId, id, body));
   }
 
   @DeleteRecord(DOCS)
-  async remove(@CurrentAccount() accountId: string, @UuidParam('carrier_id') id: string): Promise<void> {
+  async remove(@CurrentAccount() accountId: AccountId, @UuidParam('carrier_id') id: string): Promise<void> {
     await this.carriers.remove(accountId, id);
   }
 }

@@ -12,6 +12,7 @@ import { DeviceDto, UpdateDeviceLabelDto } from './dto/device.dto';
 import { UpdateDeviceSettingsDto } from './dto/device-settings.dto';
 import { DeviceStatusDto } from './dto/device-status.dto';
 import { MaintenanceRecordDto } from './dto/maintenance-record.dto';
+import type { AccountId } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No such device in this account: unknown, of another tenant, not approved or deleted (`not_found`).');
 
@@ -26,7 +27,7 @@ export class DevicesController {
   @Scopes('devices:read')
   @ApiOperation({ summary: 'List the tenant’s approved, non-deleted devices', description: 'Ordered by id (registration order).' })
   @ApiPageResponse(DeviceDto)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<DeviceDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<DeviceDto>> {
     const page = this.paginator.start(request, query);
     const rows = await this.devices.list(accountId, page);
     return this.paginator.finish(request, page, rows, (d) => [d.id], DeviceDto.from);
@@ -37,7 +38,7 @@ export class DevicesController {
   @ApiOperation({ summary: 'Device detail (safe operational view, with its settings)' })
   @ApiOkResponse({ type: DeviceDto })
   @ApiResponse(NOT_FOUND)
-  async get(@UuidParam('device_id') deviceId: string, @CurrentAccount() accountId: string): Promise<DeviceDto> {
+  async get(@UuidParam('device_id') deviceId: string, @CurrentAccount() accountId: AccountId): Promise<DeviceDto> {
     return DeviceDto.from(await this.devices.get(accountId, deviceId));
   }
 
@@ -46,7 +47,7 @@ export class DevicesController {
   @ApiOperation({ summary: 'Change the customer-visible label', description: 'Accepts only `label` (null clears it); any other field is a 400 `validation_failed`.' })
   @ApiOkResponse({ type: DeviceDto })
   @ApiResponse(NOT_FOUND)
-  async updateLabel(@UuidParam('device_id') deviceId: string, @Body() body: UpdateDeviceLabelDto, @CurrentAccount() accountId: string): Promise<DeviceDto> {
+  async updateLabel(@UuidParam('device_id') deviceId: string, @Body() body: UpdateDeviceLabelDto, @CurrentAccount() accountId: AccountId): Promise<DeviceDto> {
     return DeviceDto.from(await this.devices.updateLabel(accountId, deviceId, body.label));
   }
 
@@ -61,7 +62,7 @@ export class DevicesController {
   })
   @ApiOkResponse({ type: DeviceDto })
   @ApiResponse(NOT_FOUND)
-  async updateSettings(@UuidParam('device_id') deviceId: string, @Body() body: UpdateDeviceSettingsDto, @CurrentAccount() accountId: string): Promise<DeviceDto> {
+  async updateSettings(@UuidParam('device_id') deviceId: string, @Body() body: UpdateDeviceSettingsDto, @CurrentAccount() accountId: AccountId): Promise<DeviceDto> {
     return DeviceDto.from(await this.devices.updateSettings(accountId, deviceId, body));
   }
 
@@ -70,7 +71,7 @@ export class DevicesController {
   @ApiOperation({ summary: 'Connectivity, battery and last location', description: 'Status of the tenant’s ownership only: a previous owner’s last contact is not shown.' })
   @ApiOkResponse({ type: DeviceStatusDto })
   @ApiResponse(NOT_FOUND)
-  async status(@UuidParam('device_id') deviceId: string, @CurrentAccount() accountId: string): Promise<DeviceStatusDto> {
+  async status(@UuidParam('device_id') deviceId: string, @CurrentAccount() accountId: AccountId): Promise<DeviceStatusDto> {
     return this.devices.status(accountId, deviceId);
   }
 
@@ -86,7 +87,7 @@ export class DevicesController {
     @Req() request: AuthenticatedRequest,
     @UuidParam('device_id') deviceId: string,
     @Query() query: PageQueryDto,
-    @CurrentAccount() accountId: string,
+    @CurrentAccount() accountId: AccountId,
   ): Promise<Page<MaintenanceRecordDto>> {
     const page = this.paginator.start(request, query);
     const rows = await this.devices.maintenance(accountId, deviceId, page);

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { poolQuery } from '@app/database/pool-query';
 import type { Sensors, Thresholds } from '@app/domain';
 import type { PageRequest } from '../common/paginator';
+import type { AccountId } from '@app/vocabulary';
 
 /** A device as its current owner sees it: hardware facts plus the current lifecycle. */
 export interface DeviceRow {
@@ -65,7 +66,7 @@ const VISIBLE_DEVICES = `
 export class DevicesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async list(accountId: string, page: PageRequest): Promise<DeviceRow[]> {
+  async list(accountId: AccountId, page: PageRequest): Promise<DeviceRow[]> {
     const after = page.after?.[0];
     const params: unknown[] = [accountId, page.limit + 1];
     let keyset = '';
@@ -77,26 +78,26 @@ export class DevicesRepository {
   }
 
   /** Inside a transaction when `db` is given; otherwise straight on the pool (every device route reads it). */
-  async find(accountId: string, deviceId: string, db?: EntityManager): Promise<DeviceRow | null> {
+  async find(accountId: AccountId, deviceId: string, db?: EntityManager): Promise<DeviceRow | null> {
     const sql = `${VISIBLE_DEVICES} AND d.id = $2`;
     const rows = db ? ((await db.query(sql, [accountId, deviceId])) as DeviceRow[]) : await poolQuery<DeviceRow>(this.dataSource, sql, [accountId, deviceId]);
     return rows[0] ?? null;
   }
 
   /** The same, locking the lifecycle until the transaction ends (read-modify-write of settings). */
-  async findForUpdate(db: EntityManager, accountId: string, deviceId: string): Promise<DeviceRow | null> {
+  async findForUpdate(db: EntityManager, accountId: AccountId, deviceId: string): Promise<DeviceRow | null> {
     const rows = (await db.query(`${VISIBLE_DEVICES} AND d.id = $2 FOR NO KEY UPDATE OF l`, [accountId, deviceId])) as DeviceRow[];
     return rows[0] ?? null;
   }
 
-  async updateLabel(accountId: string, lifecycleId: string, label: string | null): Promise<void> {
+  async updateLabel(accountId: AccountId, lifecycleId: string, label: string | null): Promise<void> {
     await this.dataSource.query(
       `UPDATE device_lifecycles SET label = $3, updated_at = now() WHERE account_id = $1 AND id = $2 AND ended_at IS NULL`,
       [accountId, lifecycleId, label],
     );
   }
 
-  async updateSettings(db: EntityManager, accountId: string, lifecycleId: string, settings: SettingsChange): Promise<void> {
+  async updateSettings(db: EntityManager, accountId: AccountId, lifecycleId: string, settings: SettingsChange): Promise<void> {
     await db.query(
       `UPDATE device_lifecycles
           SET measurement_interval_s = $3, transmission_interval_s = $4, sensors = $5::jsonb, thresholds = $6::jsonb,
@@ -118,7 +119,7 @@ export class DevicesRepository {
    * Records of the device's current lifecycle, and platform-side records made between owners
    * (no lifecycle); newest first. Cost columns are never selected.
    */
-  async maintenance(accountId: string, device: DeviceRow, page: PageRequest): Promise<MaintenanceRow[]> {
+  async maintenance(accountId: AccountId, device: DeviceRow, page: PageRequest): Promise<MaintenanceRow[]> {
     const params: unknown[] = [accountId, device.id, device.lifecycle_id, page.limit + 1];
     let keyset = '';
     const [performedAt, id] = page.after ?? [];

@@ -7,6 +7,7 @@ import type { PageRequest } from '../common/paginator';
 import { DevicesRepository, type DeviceRow, type MaintenanceRow, type SettingsChange } from './devices.repository';
 import type { UpdateDeviceSettingsDto } from './dto/device-settings.dto';
 import type { DeviceStatusDto } from './dto/device-status.dto';
+import type { AccountId } from '@app/vocabulary';
 
 /** A device is offline once it has missed this many transmission intervals. */
 export const OFFLINE_AFTER_INTERVALS = 3;
@@ -21,24 +22,24 @@ export class DevicesService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  list(accountId: string, page: PageRequest): Promise<DeviceRow[]> {
+  list(accountId: AccountId, page: PageRequest): Promise<DeviceRow[]> {
     return this.devices.list(accountId, page);
   }
 
   /** The tenant's visible device, or 404 — also for devices of other tenants. */
-  async get(accountId: string, deviceId: string): Promise<DeviceRow> {
+  async get(accountId: AccountId, deviceId: string): Promise<DeviceRow> {
     const device = await this.devices.find(accountId, deviceId);
     if (!device) throw new NotFoundError('Device');
     return device;
   }
 
-  async updateLabel(accountId: string, deviceId: string, label: string | null | undefined): Promise<DeviceRow> {
+  async updateLabel(accountId: AccountId, deviceId: string, label: string | null | undefined): Promise<DeviceRow> {
     const device = await this.get(accountId, deviceId);
     if (label !== undefined) await this.devices.updateLabel(accountId, device.lifecycle_id, label);
     return this.get(accountId, deviceId);
   }
 
-  async updateSettings(accountId: string, deviceId: string, patch: UpdateDeviceSettingsDto): Promise<DeviceRow> {
+  async updateSettings(accountId: AccountId, deviceId: string, patch: UpdateDeviceSettingsDto): Promise<DeviceRow> {
     await this.dataSource.transaction(async (manager) => {
       const device = await this.devices.findForUpdate(manager, accountId, deviceId);
       if (!device) throw new NotFoundError('Device');
@@ -69,7 +70,7 @@ export class DevicesService {
     return this.get(accountId, deviceId);
   }
 
-  async status(accountId: string, deviceId: string, now: Date = new Date()): Promise<DeviceStatusDto> {
+  async status(accountId: AccountId, deviceId: string, now: Date = new Date()): Promise<DeviceStatusDto> {
     const device = await this.get(accountId, deviceId);
     const lastSeen = device.last_seen_at;
     const online = lastSeen !== null && now.getTime() - lastSeen.getTime() <= OFFLINE_AFTER_INTERVALS * device.transmission_interval_s * 1000;
@@ -85,7 +86,7 @@ export class DevicesService {
     };
   }
 
-  async maintenance(accountId: string, deviceId: string, page: PageRequest): Promise<MaintenanceRow[]> {
+  async maintenance(accountId: AccountId, deviceId: string, page: PageRequest): Promise<MaintenanceRow[]> {
     return this.devices.maintenance(accountId, await this.get(accountId, deviceId), page);
   }
 }

@@ -12,6 +12,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import { InvitationDto } from './dto/invitation.dto';
 import { InvitationsService } from './invitations.service';
+import type { AccountId } from '@app/vocabulary';
 
 @PublicApiController('user-invitations', 'Users')
 export class InvitationsController {
@@ -28,7 +29,7 @@ export class InvitationsController {
   })
   @ApiPageResponse(InvitationDto)
   @ApiResponse(problemResponse(400, 'Invalid paging parameters (`validation_failed`, `invalid_cursor`).'))
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<InvitationDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<InvitationDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.invitations.list(accountId, page), (i) => [i.id], InvitationDto.from);
   }
@@ -55,7 +56,7 @@ export class InvitationsController {
   )
   @AccountRateLimit('user-invitations-per-account') // each invitation is an e-mail: inside @Idempotent (replays are not counted)
   @Idempotent() // applied first: the fuller 409 description above replaces its generic one
-  async create(@CurrentAccount() accountId: string, @CurrentPrincipal() principal: Principal, @Body() body: CreateInvitationDto): Promise<InvitationDto> {
+  async create(@CurrentAccount() accountId: AccountId, @CurrentPrincipal() principal: Principal, @Body() body: CreateInvitationDto): Promise<InvitationDto> {
     return InvitationDto.from(await this.invitations.create(accountId, principal.credentialId, body));
   }
 
@@ -67,7 +68,7 @@ export class InvitationsController {
   @ApiNoContentResponse({ description: 'Revoked.' })
   @ApiResponse(problemResponse(404, 'No such invitation in the selected account, or already revoked (`not_found`).'))
   @ApiResponse(problemResponse(409, 'The invitation was accepted (`invitation_already_accepted`).'))
-  async revoke(@CurrentAccount() accountId: string, @UuidParam('invitation_id') invitationId: string): Promise<void> {
+  async revoke(@CurrentAccount() accountId: AccountId, @UuidParam('invitation_id') invitationId: string): Promise<void> {
     await this.invitations.revoke(accountId, invitationId);
   }
 }

@@ -12,6 +12,7 @@ import type { CreateInvitationDto } from './dto/create-invitation.dto';
 import { hashInvitationToken, TOKEN_PATTERN } from './invitation-link';
 import { InvitationEmailRelay } from './invitation-email-relay';
 import { alreadyInvited, invitationAlreadyAccepted, userExists } from './invitations.errors';
+import type { AccountId } from '@app/vocabulary';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -29,7 +30,7 @@ export class InvitationsService {
   ) {}
 
   /** Revoked invitations are gone from the API's point of view. */
-  async list(accountId: string, page: PageRequest): Promise<UserInvitation[]> {
+  async list(accountId: AccountId, page: PageRequest): Promise<UserInvitation[]> {
     const after = page.after?.[0];
     const query = this.dataSource
       .getRepository(UserInvitation)
@@ -47,7 +48,7 @@ export class InvitationsService {
    * (InvitationEmailRelay). An address used by another account is invited like any other: telling
    * the caller would disclose who uses the platform; the hosted page tells the invitee.
    */
-  async create(accountId: string, credentialId: string, input: CreateInvitationDto): Promise<UserInvitation> {
+  async create(accountId: AccountId, credentialId: string, input: CreateInvitationDto): Promise<UserInvitation> {
     if (input.role === COMPANY_ADMIN) throw roleNotAssignable();
     try {
       const { invitation } = await createInvitation(this.dataSource, this.config.secretsKey, this.config.publicBaseUrl, {
@@ -67,7 +68,7 @@ export class InvitationsService {
     }
   }
 
-  async revoke(accountId: string, invitationId: string): Promise<void> {
+  async revoke(accountId: AccountId, invitationId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const repository = manager.getRepository(UserInvitation);
       const invitation = await repository.findOne({

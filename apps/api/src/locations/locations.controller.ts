@@ -11,6 +11,7 @@ import { CreateLocationDto, UpdateLocationDto } from './dto/create-location.dto'
 import { CircleGeofenceDto, PolygonGeofenceDto } from './dto/geofence.dto';
 import { LocationDto } from './dto/location.dto';
 import { LocationsService } from './locations.service';
+import type { AccountId } from '@app/vocabulary';
 
 const circle = { type: 'circle', center: { latitude: 38.4382, longitude: 27.1442 }, radius_m: 750 };
 const polygon = {
@@ -53,33 +54,33 @@ export class LocationsController {
   ) {}
 
   @ListRecords(DOCS)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<LocationDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<LocationDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.locations.list(accountId, page), (l) => [l.id], LocationDto.from);
   }
 
   @CreateRecord(DOCS, CreateLocationDto)
-  async create(@CurrentAccount() accountId: string, @Body() body: CreateLocationDto): Promise<LocationDto> {
+  async create(@CurrentAccount() accountId: AccountId, @Body() body: CreateLocationDto): Promise<LocationDto> {
     return LocationDto.from(await this.locations.create(accountId, body));
   }
 
   @GetRecord(DOCS)
-  async get(@CurrentAccount() accountId: string, @UuidParam('location_id') id: string): Promise<LocationDto> {
+  async get(@CurrentAccount() accountId: AccountId, @UuidParam('location_id') id: string): Promise<LocationDto> {
     return LocationDto.from(await this.locations.get(accountId, id));
   }
 
   @ReplaceRecord(DOCS, CreateLocationDto)
-  async replace(@CurrentAccount() accountId: string, @UuidParam('location_id') id: string, @Body() body: CreateLocationDto): Promise<LocationDto> {
+  async replace(@CurrentAccount() accountId: AccountId, @UuidParam('location_id') id: string, @Body() body: CreateLocationDto): Promise<LocationDto> {
     return LocationDto.from(await this.locations.replace(accountId, id, body));
   }
 
   @UpdateRecord(DOCS, UpdateLocationDto)
-  async update(@CurrentAccount() accountId: string, @UuidParam('location_id') id: string, @Body() body: UpdateLocationDto): Promise<LocationDto> {
+  async update(@CurrentAccount() accountId: AccountId, @UuidParam('location_id') id: string, @Body() body: UpdateLocationDto): Promise<LocationDto> {
     return LocationDto.from(await this.locations.update(accountId, id, body));
   }
 
   @DeleteRecord(DOCS)
-  async remove(@CurrentAccount() accountId: string, @UuidParam('location_id') id: string): Promise<void> {
+  async remove(@CurrentAccount() accountId: AccountId, @UuidParam('location_id') id: string): Promise<void> {
     await this.locations.remove(accountId, id);
   }
 }

@@ -9,6 +9,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { CreateReceiverDto, UpdateReceiverDto } from './dto/create-receiver.dto';
 import { ReceiverDto } from './dto/receiver.dto';
 import { ReceiversService } from './receivers.service';
+import type { AccountId } from '@app/vocabulary';
 
 const DOCS: CatalogueDocs = {
   noun: 'receiver',
@@ -44,33 +45,33 @@ export class ReceiversController {
   ) {}
 
   @ListRecords(DOCS)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<ReceiverDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ReceiverDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.receivers.list(accountId, page), (r) => [r.id], ReceiverDto.from);
   }
 
   @CreateRecord(DOCS, CreateReceiverDto)
-  async create(@CurrentAccount() accountId: string, @Body() body: CreateReceiverDto): Promise<ReceiverDto> {
+  async create(@CurrentAccount() accountId: AccountId, @Body() body: CreateReceiverDto): Promise<ReceiverDto> {
     return ReceiverDto.from(await this.receivers.create(accountId, body));
   }
 
   @GetRecord(DOCS)
-  async get(@CurrentAccount() accountId: string, @UuidParam('receiver_id') id: string): Promise<ReceiverDto> {
+  async get(@CurrentAccount() accountId: AccountId, @UuidParam('receiver_id') id: string): Promise<ReceiverDto> {
     return ReceiverDto.from(await this.receivers.get(accountId, id));
   }
 
   @ReplaceRecord(DOCS, CreateReceiverDto)
-  async replace(@CurrentAccount() accountId: string, @UuidParam('receiver_id') id: string, @Body() body: CreateReceiverDto): Promise<ReceiverDto> {
+  async replace(@CurrentAccount() accountId: AccountId, @UuidParam('receiver_id') id: string, @Body() body: CreateReceiverDto): Promise<ReceiverDto> {
     return ReceiverDto.from(await this.receivers.replace(accountId, id, body));
   }
 
   @UpdateRecord(DOCS, UpdateReceiverDto)
-  async update(@CurrentAccount() accountId: string, @UuidParam('receiver_id') id: string, @Body() body: UpdateReceiverDto): Promise<ReceiverDto> {
+  async update(@CurrentAccount() accountId: AccountId, @UuidParam('receiver_id') id: string, @Body() body: UpdateReceiverDto): Promise<ReceiverDto> {
     return ReceiverDto.from(await this.receivers.update(accountId, id, body));
   }
 
   @DeleteRecord(DOCS)
-  async remove(@CurrentAccount() accountId: string, @UuidParam('receiver_id') id: string): Promise<void> {
+  async remove(@CurrentAccount() accountId: AccountId, @UuidParam('receiver_id') id: string): Promise<void> {
     await this.receivers.remove(accountId, id);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 /** Bytes read from the database per round trip while streaming a download. */
 export const REPORT_CHUNK_BYTES = 256 * 1024;
@@ -15,7 +16,7 @@ export class ReportFileReader {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** `length` bytes from `offset` (0-based); shorter at the end of the file. */
-  async readChunk(accountId: string, reportId: string, offset: number, length: number): Promise<Buffer> {
+  async readChunk(accountId: AccountId, reportId: string, offset: number, length: number): Promise<Buffer> {
     const rows = (await this.dataSource.query(
       `SELECT substring(f.content FROM $3::int FOR $4::int) AS chunk
          FROM report_files f JOIN reports r ON r.id = f.report_id

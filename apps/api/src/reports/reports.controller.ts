@@ -12,6 +12,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { DeviceSubjectDto, ReportDto, ReportQueryDto, ShipmentSubjectDto } from './dto/report.dto';
 import { REPORT_CHUNK_BYTES, ReportFileReader } from './report-file.reader';
 import { ReportsService } from './reports.service';
+import type { AccountId } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No such report in this account (`not_found`).');
 const REPORT_ID = ApiParam({ name: 'report_id', format: 'uuid', description: 'Identifier of the report.' });
@@ -51,7 +52,7 @@ export class ReportsController {
   })
   @ApiPageResponse(ReportDto)
   @ApiResponse(problemResponse(400, 'Invalid filter or paging parameter (`validation_failed`, `invalid_cursor`).'))
-  async list(@Req() request: AuthenticatedRequest, @Query() query: ReportQueryDto, @CurrentAccount() accountId: string): Promise<Page<ReportRecord>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: ReportQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ReportRecord>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.reports.list(accountId, query, page), (r) => [r.id], presentReport);
   }
@@ -62,7 +63,7 @@ export class ReportsController {
   @ApiOperation({ summary: 'Report metadata: name, content type, size, SHA-256, period, subject' })
   @ApiOkResponse({ type: ReportDto })
   @ApiResponse(NOT_FOUND)
-  async get(@UuidParam('report_id') reportId: string, @CurrentAccount() accountId: string): Promise<ReportRecord> {
+  async get(@UuidParam('report_id') reportId: string, @CurrentAccount() accountId: AccountId): Promise<ReportRecord> {
     return presentReport(await this.reports.get(accountId, reportId));
   }
 
@@ -85,7 +86,7 @@ export class ReportsController {
     },
   })
   @ApiResponse(NOT_FOUND)
-  async download(@UuidParam('report_id') reportId: string, @CurrentAccount() accountId: string, @Res() response: Response): Promise<void> {
+  async download(@UuidParam('report_id') reportId: string, @CurrentAccount() accountId: AccountId, @Res() response: Response): Promise<void> {
     const report = await this.reports.get(accountId, reportId);
     const size = Number(report.size_bytes);
     const name = safeFileName(report.name);

@@ -5,13 +5,14 @@ import { findReportRow, REPORT_ROW_COLUMNS, type ReportRow } from '@app/domain';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import type { ReportQueryDto } from './dto/report.dto';
+import type { AccountId } from '@app/vocabulary';
 
 @Injectable()
 export class ReportsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Newest first (UUIDv7 ids are time ordered). */
-  async list(accountId: string, filters: ReportQueryDto, page: PageRequest): Promise<ReportRow[]> {
+  async list(accountId: AccountId, filters: ReportQueryDto, page: PageRequest): Promise<ReportRow[]> {
     const params: unknown[] = [accountId, page.limit + 1];
     const where = ['account_id = $1'];
     const add = (condition: (p: string) => string, value: unknown): void => {
@@ -26,7 +27,7 @@ export class ReportsService {
     return (await this.dataSource.query(`SELECT ${REPORT_ROW_COLUMNS} FROM reports WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $2`, params)) as ReportRow[];
   }
 
-  async get(accountId: string, reportId: string): Promise<ReportRow> {
+  async get(accountId: AccountId, reportId: string): Promise<ReportRow> {
     const row = await findReportRow(this.dataSource.manager, accountId, reportId);
     if (!row) throw new NotFoundError('Report');
     return row;

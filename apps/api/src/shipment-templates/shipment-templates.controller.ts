@@ -9,6 +9,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { CreateShipmentTemplateDto, UpdateShipmentTemplateDto } from './dto/create-shipment-template.dto';
 import { ShipmentTemplateDto } from './dto/shipment-template.dto';
 import { ShipmentTemplatesService } from './shipment-templates.service';
+import type { AccountId } from '@app/vocabulary';
 
 const ID = (n: number) => `0190c3a4-5e6f-7a8b-9c0d-00000000000${n}`;
 
@@ -48,24 +49,24 @@ export class ShipmentTemplatesController {
   ) {}
 
   @ListRecords(DOCS)
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<ShipmentTemplateDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ShipmentTemplateDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.templates.list(accountId, page), (t) => [t.id], ShipmentTemplateDto.from);
   }
 
   @CreateRecord(DOCS, CreateShipmentTemplateDto)
-  async create(@CurrentAccount() accountId: string, @Body() body: CreateShipmentTemplateDto): Promise<ShipmentTemplateDto> {
+  async create(@CurrentAccount() accountId: AccountId, @Body() body: CreateShipmentTemplateDto): Promise<ShipmentTemplateDto> {
     return ShipmentTemplateDto.from(await this.templates.create(accountId, body));
   }
 
   @GetRecord(DOCS)
-  async get(@CurrentAccount() accountId: string, @UuidParam('template_id') id: string): Promise<ShipmentTemplateDto> {
+  async get(@CurrentAccount() accountId: AccountId, @UuidParam('template_id') id: string): Promise<ShipmentTemplateDto> {
     return ShipmentTemplateDto.from(await this.templates.get(accountId, id));
   }
 
   @ReplaceRecord(DOCS, CreateShipmentTemplateDto)
   async replace(
-    @CurrentAccount() accountId: string,
+    @CurrentAccount() accountId: AccountId,
     @UuidParam('template_id') id: string,
     @Body() body: CreateShipmentTemplateDto,
   ): Promise<ShipmentTemplateDto> {
@@ -74,7 +75,7 @@ export class ShipmentTemplatesController {
 
   @UpdateRecord(DOCS, UpdateShipmentTemplateDto)
   async update(
-    @CurrentAccount() accountId: string,
+    @CurrentAccount() accountId: AccountId,
     @UuidParam('template_id') id: string,
     @Body() body: UpdateShipmentTemplateDto,
   ): Promise<ShipmentTemplateDto> {
@@ -82,7 +83,7 @@ export class ShipmentTemplatesController {
   }
 
   @DeleteRecord(DOCS)
-  async remove(@CurrentAccount() accountId: string, @UuidParam('template_id') id: string): Promise<void> {
+  async remove(@CurrentAccount() accountId: AccountId, @UuidParam('template_id') id: string): Promise<void> {
     await this.templates.remove(accountId, id);
   }
 }

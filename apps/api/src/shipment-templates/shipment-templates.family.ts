@@ -5,6 +5,7 @@ import type { CatalogueFamily, ReferenceCheck, WritableFields } from '../common/
 import { assertSameTenantReferences } from '../common/catalogue/same-tenant-references';
 import type { CreateShipmentTemplateDto } from './dto/create-shipment-template.dto';
 import { referencedByActiveShipments } from '../shipments/shipment-references';
+import type { AccountId } from '@app/vocabulary';
 
 type TemplateFields = WritableFields<CreateShipmentTemplateDto>;
 
@@ -18,7 +19,7 @@ export function checkLegs(fields: TemplateFields): void {
   if (errors.length > 0) throw new ValidationFailedError(errors);
 }
 
-async function checkReferences(manager: EntityManager, accountId: string, fields: TemplateFields): Promise<void> {
+async function checkReferences(manager: EntityManager, accountId: AccountId, fields: TemplateFields): Promise<void> {
   const legs = fields.transport_legs.map((leg, index) => ({ leg, at: `transport_legs.${index}` }));
   await assertSameTenantReferences(manager, accountId, [
     {

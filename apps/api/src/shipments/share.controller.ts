@@ -7,6 +7,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { PutShareDto, ShareDto } from './dto/share.dto';
 import { SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
 import { ShareService } from './share.service';
+import type { AccountId } from '@app/vocabulary';
 
 const LINK_RULES =
   'The link opens the public tracking page (outside the API, no login): status, route, planned times, last position and a temperature chart of the shipment window — no account or device identifiers. ' +
@@ -23,7 +24,7 @@ export class ShareController {
   @ApiOperation({ summary: 'Sharing status of the shipment', description: `Enabled flag, the safe URL while the link works (null when disabled), expiry, view limit and views used. ${LINK_RULES}` })
   @ApiOkResponse({ type: ShareDto })
   @ApiResponse(SHIPMENT_NOT_FOUND)
-  async get(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<ShareDto> {
+  async get(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: AccountId): Promise<ShareDto> {
     return this.shares.get(accountId, shipmentId);
   }
 
@@ -40,7 +41,7 @@ export class ShareController {
   @ApiOkResponse({ type: ShareDto, description: 'The share record with its new `url`.' })
   @ApiResponse(problemResponse(400, 'Invalid body (`validation_failed`): expiry missing, both forms sent, or out of bounds; view limit out of bounds.'))
   @ApiResponse(SHIPMENT_NOT_FOUND)
-  async put(@IntParam('shipment_id') shipmentId: number, @Body() body: PutShareDto, @CurrentAccount() accountId: string): Promise<ShareDto> {
+  async put(@IntParam('shipment_id') shipmentId: number, @Body() body: PutShareDto, @CurrentAccount() accountId: AccountId): Promise<ShareDto> {
     return this.shares.put(accountId, shipmentId, body);
   }
 
@@ -51,7 +52,7 @@ export class ShareController {
   @ApiOperation({ summary: 'Revoke the share link', description: 'The link stops working immediately. Revoking again (or with no link) changes nothing.' })
   @ApiNoContentResponse({ description: 'Revoked.' })
   @ApiResponse(SHIPMENT_NOT_FOUND)
-  async revoke(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<void> {
+  async revoke(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: AccountId): Promise<void> {
     await this.shares.revoke(accountId, shipmentId);
   }
 }

@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { SHARE_LIMITS, type PutShareDto, type ShareDto } from './dto/share.dto';
 import { timingSafeEqual } from 'node:crypto';
 import { deriveShareToken, hashShareToken, newShareNonce, SHARE_TOKEN_PATTERN, shareLinkKey, TRACKING_PAGE_PATH } from './share-token';
+import { type AccountId, toAccountId } from '@app/vocabulary';
 
 interface ShareRow {
   token_hash: Buffer;
@@ -26,7 +27,7 @@ const EXPIRY_TOLERANCE_MS = 60_000;
 
 /** The identity of a shipment opened through a share link (server side only, never rendered). */
 export interface SharedShipment {
-  accountId: string;
+  accountId: AccountId;
   shipmentId: number;
   expiresAt: Date;
 }
@@ -67,7 +68,7 @@ export class ShareService {
     this.linkKey = shareLinkKey(config.secretsKey);
   }
 
-  async get(accountId: string, shipmentId: number): Promise<ShareDto> {
+  async get(accountId: AccountId, shipmentId: number): Promise<ShareDto> {
     return this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
       return present(await this.row(manager, accountId, shipmentId), new Date(), (row) => this.url(accountId, shipmentId, row));
@@ -75,7 +76,7 @@ export class ShareService {
   }
 
   /** The share's working URL, or null when it cannot be derived (no nonce, or SECRETS_KEY changed since). */
-  private url(accountId: string, shipmentId: number, row: Pick<ShareRow, 'link_nonce' | 'token_hash'>): string | null {
+  private url(accountId: AccountId, shipmentId: number, row: Pick<ShareRow, 'link_nonce' | 'token_hash'>): string | null {
     if (!row.link_nonce) return null;
     const token = deriveShareToken(this.linkKey, { accountId, shipmentId, nonce: row.link_nonce });
     const hash = hashShareToken(token);
@@ -84,7 +85,7 @@ export class ShareService {
   }
 
   /** Creates the record, or refreshes it: a new token (the old link dies at once) and the view count back to 0. */
-  async put(accountId: string, shipmentId: number, body: PutShareDto): Promise<ShareDto> {
+  async put(accountId: AccountId, shipmentId: number, body: PutShareDto): Promise<ShareDto> {
     const now = new Date();
     const expiresAt = this.expiry(body, now);
     const nonce = newShareNonce();
@@ -105,7 +106,7 @@ export class ShareService {
   }
 
   /** The link stops working at once; revoking a revoked or missing link changes nothing. */
-  async revoke(accountId: string, shipmentId: number): Promise<void> {
+  async revoke(accountId: AccountId, shipmentId: number): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
       await manager.query(
@@ -139,7 +140,7 @@ export class ShareService {
       ? `UPDATE shipment_shares sh SET view_count = sh.view_count + 1 WHERE ${working} RETURNING sh.account_id, sh.shipment_id, sh.expires_at`
       : `SELECT sh.account_id, sh.shipment_id, sh.expires_at FROM shipment_shares sh WHERE ${working}`;
     const row = (await execSql<ShareHit>(this.dataSource, sql, [hashShareToken(token)])).rows[0];
-    return row ? { accountId: row.account_id, shipmentId: row.shipment_id, expiresAt: row.expires_at } : null;
+    return row ? { accountId: toAccountId(row.account_id), shipmentId: row.shipment_id, expiresAt: row.expires_at } : null;
   }
 
   /**
@@ -156,7 +157,7 @@ export class ShareService {
     ).rows;
     if (!share) return false;
     if (!share.link_nonce) return true;
-    const derived = Buffer.from(deriveShareToken(this.linkKey, { accountId: share.account_id, shipmentId: share.shipment_id, nonce: share.link_nonce }));
+    const derived = Buffer.from(deriveShareToken(this.linkKey, { accountId: toAccountId(share.account_id), shipmentId: share.shipment_id, nonce: share.link_nonce }));
     const presented = Buffer.from(token);
     return derived.length === presented.length && timingSafeEqual(derived, presented);
   }
@@ -174,12 +175,12 @@ export class ShareService {
     return expiresAt;
   }
 
-  private async requireShipment(manager: EntityManager, accountId: string, shipmentId: number): Promise<void> {
+  private async requireShipment(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<void> {
     const rows = (await manager.query(`SELECT 1 FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR KEY SHARE`, [accountId, shipmentId])) as unknown[];
     if (rows.length === 0) throw new NotFoundError('Shipment');
   }
 
-  private async row(manager: EntityManager, accountId: string, shipmentId: number): Promise<ShareRow | undefined> {
+  private async row(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<ShareRow | undefined> {
     const rows = (await manager.query(
       `SELECT ${RETURNED} FROM shipment_shares WHERE account_id = $1 AND shipment_id = $2`,
       [accountId, shipmentId],

@@ -3,6 +3,7 @@ import { QueryFailedError } from 'typeorm';
 import type { FieldError } from '../common/api-error';
 import { MAX_SHIPMENT_DEVICES } from './dto/create-shipment.dto';
 import { DeviceNotEligibleError, TooManyDevicesError } from './shipment-errors';
+import type { AccountId } from '@app/vocabulary';
 
 const ONE_ACTIVE_SHIPMENT_INDEX = 'shipment_devices_one_active_idx';
 
@@ -18,7 +19,7 @@ export function assertDeviceCount(deviceIds: readonly string[]): void {
  */
 export async function eligibleLifecycles(
   manager: EntityManager,
-  accountId: string,
+  accountId: AccountId,
   shipmentId: number | null,
   deviceIds: readonly string[],
   fieldOf: (deviceId: string) => string,
@@ -52,7 +53,7 @@ export async function eligibleLifecycles(
   return lifecycles;
 }
 
-export async function attachDevices(manager: EntityManager, accountId: string, shipmentId: number, lifecycles: Map<string, string>, at: Date): Promise<void> {
+export async function attachDevices(manager: EntityManager, accountId: AccountId, shipmentId: number, lifecycles: Map<string, string>, at: Date): Promise<void> {
   if (lifecycles.size === 0) return;
   await manager.query(
     `INSERT INTO shipment_devices (shipment_id, account_id, device_id, lifecycle_id, attached_at)
@@ -61,7 +62,7 @@ export async function attachDevices(manager: EntityManager, accountId: string, s
   );
 }
 
-export async function detachDevices(manager: EntityManager, accountId: string, shipmentId: number, deviceIds: readonly string[] | 'all', at: Date): Promise<void> {
+export async function detachDevices(manager: EntityManager, accountId: AccountId, shipmentId: number, deviceIds: readonly string[] | 'all', at: Date): Promise<void> {
   await manager.query(
     `UPDATE shipment_devices SET detached_at = GREATEST($4::timestamptz, attached_at)
       WHERE account_id = $1 AND shipment_id = $2 AND detached_at IS NULL AND ($3::uuid[] IS NULL OR device_id = ANY($3::uuid[]))`,

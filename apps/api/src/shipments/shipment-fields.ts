@@ -4,6 +4,7 @@ import { invalidField, ValidationFailedError, type FieldError } from '../common/
 import { assertSameTenantReferences } from '../common/catalogue/same-tenant-references';
 import type { CreateShipmentDto, ReplaceShipmentDto } from './dto/create-shipment.dto';
 import type { ShipmentLegInputDto } from './dto/shipment-leg.dto';
+import type { AccountId } from '@app/vocabulary';
 
 /** The writable state of a shipment after POST or PUT, every optional field resolved. */
 export interface ShipmentFields {
@@ -44,7 +45,7 @@ const storedLegs = (legs: ShipmentLegInputDto[]): StoredShipmentLeg[] =>
 const instant = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
 /** The template, share-locked like any other reference (a concurrent delete waits and then sees the shipment). */
-async function loadTemplate(manager: EntityManager, accountId: string, templateId: string): Promise<TemplateRow> {
+async function loadTemplate(manager: EntityManager, accountId: AccountId, templateId: string): Promise<TemplateRow> {
   const [template] = (await manager.query(
     `SELECT origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id, transport_legs
        FROM shipment_templates WHERE account_id = $1 AND id = $2 FOR KEY SHARE`,
@@ -55,7 +56,7 @@ async function loadTemplate(manager: EntityManager, accountId: string, templateI
 }
 
 /** POST: the template fills the route, legs, carrier, receiver and alert preset; fields sent (null included) win. */
-export async function fieldsForCreate(manager: EntityManager, accountId: string, body: CreateShipmentDto): Promise<ShipmentFields> {
+export async function fieldsForCreate(manager: EntityManager, accountId: AccountId, body: CreateShipmentDto): Promise<ShipmentFields> {
   const template = body.template_id ? await loadTemplate(manager, accountId, body.template_id) : null;
   const pick = <T>(sent: T | undefined, fromTemplate: T | null | undefined): T | null => (sent !== undefined ? sent : (fromTemplate ?? null));
   const origin = pick(body.origin_location_id, template?.origin_location_id);
@@ -116,7 +117,7 @@ export function checkFields(fields: ShipmentFields): void {
 }
 
 /** Every referenced id names a record of the account (share-locked until commit), or 400 naming the field. */
-export async function checkReferences(manager: EntityManager, accountId: string, fields: ShipmentFields): Promise<void> {
+export async function checkReferences(manager: EntityManager, accountId: AccountId, fields: ShipmentFields): Promise<void> {
   const legs = fields.legs.map((leg, index) => ({ leg, at: `transport_legs.${index}` }));
   await assertSameTenantReferences(manager, accountId, [
     {

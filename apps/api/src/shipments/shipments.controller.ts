@@ -14,6 +14,7 @@ import { ShipmentDto, ShipmentListItemDto } from './dto/shipment.dto';
 import { ShipmentQueryDto } from './dto/shipment-query.dto';
 import { BAD_SHIPMENT_BODY, CREATE_EXAMPLES, SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
 import { ShipmentsService } from './shipments.service';
+import type { AccountId } from '@app/vocabulary';
 
 const RECORD_NOTE = 'The shipment record is the same representation that the `shipment.created` and `shipment.completed` webhook events carry as `data`.';
 
@@ -29,7 +30,7 @@ export class ShipmentsController {
   @ApiOperation({ summary: 'List shipments, newest first', description: 'Filters: `status` (`active`, `completed`) and `search` (reference, name, receiver, carrier, device label).' })
   @ApiPageResponse(ShipmentListItemDto)
   @ApiResponse(problemResponse(400, 'Invalid filter or paging parameter (`validation_failed`, `invalid_cursor`).'))
-  async list(@Req() request: AuthenticatedRequest, @Query() query: ShipmentQueryDto, @CurrentAccount() accountId: string): Promise<Page<ShipmentListItem>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: ShipmentQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ShipmentListItem>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.shipments.list(accountId, query, page), (s) => [s.id], presentShipmentListItem);
   }
@@ -48,7 +49,7 @@ export class ShipmentsController {
   @ApiBody({ type: CreateShipmentDto, examples: CREATE_EXAMPLES })
   @ApiCreatedResponse({ type: ShipmentDto, description: 'The created shipment.' })
   @ApiResponse(BAD_SHIPMENT_BODY)
-  async create(@CurrentAccount() accountId: string, @Body() body: CreateShipmentDto): Promise<ShipmentRecord> {
+  async create(@CurrentAccount() accountId: AccountId, @Body() body: CreateShipmentDto): Promise<ShipmentRecord> {
     return this.shipments.create(accountId, body);
   }
 
@@ -61,7 +62,7 @@ export class ShipmentsController {
   })
   @ApiOkResponse({ type: ShipmentDto })
   @ApiResponse(SHIPMENT_NOT_FOUND)
-  async get(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<ShipmentRecord> {
+  async get(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: AccountId): Promise<ShipmentRecord> {
     return this.shipments.get(accountId, shipmentId);
   }
 
@@ -79,7 +80,7 @@ export class ShipmentsController {
   @ApiResponse(BAD_SHIPMENT_BODY)
   @ApiResponse(SHIPMENT_NOT_FOUND)
   @ApiResponse(problemResponse(409, 'The shipment is completed (`shipment_not_active`).'))
-  async replace(@IntParam('shipment_id') shipmentId: number, @Body() body: ReplaceShipmentDto, @CurrentAccount() accountId: string): Promise<ShipmentRecord> {
+  async replace(@IntParam('shipment_id') shipmentId: number, @Body() body: ReplaceShipmentDto, @CurrentAccount() accountId: AccountId): Promise<ShipmentRecord> {
     return this.shipments.replace(accountId, shipmentId, body);
   }
 
@@ -94,7 +95,7 @@ export class ShipmentsController {
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiResponse(SHIPMENT_NOT_FOUND)
   @ApiResponse(problemResponse(409, 'The shipment is completed (`shipment_completed`).'))
-  async remove(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<void> {
+  async remove(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: AccountId): Promise<void> {
     await this.shipments.remove(accountId, shipmentId);
   }
 
@@ -112,7 +113,7 @@ export class ShipmentsController {
   @ApiOkResponse({ type: ShipmentDto, description: 'The completed shipment.' })
   @ApiResponse(SHIPMENT_NOT_FOUND)
   @ApiResponse(problemResponse(409, 'The shipment is already completed (`shipment_not_active`).'))
-  async complete(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: string): Promise<ShipmentRecord> {
+  async complete(@IntParam('shipment_id') shipmentId: number, @CurrentAccount() accountId: AccountId): Promise<ShipmentRecord> {
     return this.shipments.complete(accountId, shipmentId);
   }
 }

@@ -11,6 +11,7 @@ import type { ShipmentQueryDto } from './dto/shipment-query.dto';
 import { asEligibilityError, assertDeviceCount, attachDevices, detachDevices, eligibleLifecycles } from './shipment-devices';
 import { ShipmentCompletedError, ShipmentNotActiveError } from './shipment-errors';
 import { checkFields, checkReferences, fieldsForCreate, fieldsForReplace, type ShipmentFields } from './shipment-fields';
+import type { AccountId } from '@app/vocabulary';
 
 const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -36,7 +37,7 @@ export class ShipmentsService {
   ) {}
 
   /** Newest first (ids grow), filtered by status and a search over names and labels. */
-  async list(accountId: string, query: ShipmentQueryDto, page: PageRequest): Promise<ShipmentRow[]> {
+  async list(accountId: AccountId, query: ShipmentQueryDto, page: PageRequest): Promise<ShipmentRow[]> {
     const params: unknown[] = [accountId, page.limit + 1];
     const where = ['s.account_id = $1', 's.deleted_at IS NULL'];
     const add = (condition: (p: string) => string, value: unknown): void => {
@@ -57,14 +58,14 @@ export class ShipmentsService {
     return (await this.dataSource.query(`${SHIPMENT_ROW_SELECT} WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT $2`, params)) as ShipmentRow[];
   }
 
-  async get(accountId: string, shipmentId: number): Promise<ShipmentRecord> {
+  async get(accountId: AccountId, shipmentId: number): Promise<ShipmentRecord> {
     const record = await loadShipmentRecord(this.dataSource.manager, accountId, shipmentId);
     if (!record) throw new NotFoundError('Shipment');
     return record;
   }
 
   /** Immediately active; `shipment.created` with the record in the same transaction. */
-  async create(accountId: string, body: CreateShipmentDto): Promise<ShipmentRecord> {
+  async create(accountId: AccountId, body: CreateShipmentDto): Promise<ShipmentRecord> {
     assertDeviceCount(body.device_ids);
     const now = new Date();
     return this.writing(async (manager) => {
@@ -87,7 +88,7 @@ export class ShipmentsService {
   }
 
   /** Active shipments only: replaces route, planning, parties and legs; attaches and detaches devices. */
-  async replace(accountId: string, shipmentId: number, body: ReplaceShipmentDto): Promise<ShipmentRecord> {
+  async replace(accountId: AccountId, shipmentId: number, body: ReplaceShipmentDto): Promise<ShipmentRecord> {
     const now = new Date();
     return this.writing(async (manager) => {
       const current = await this.lockActive(manager, accountId, shipmentId);
@@ -120,7 +121,7 @@ export class ShipmentsService {
    * An incomplete shipment disappears from the API (404 afterwards); its id is kept so that alarms
    * raised during it still name it. Its devices are detached and its share link revoked.
    */
-  async remove(accountId: string, shipmentId: number): Promise<void> {
+  async remove(accountId: AccountId, shipmentId: number): Promise<void> {
     const now = new Date();
     await this.dataSource.transaction(async (manager) => {
       const [row] = (await manager.query(`SELECT status FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`, [
@@ -139,7 +140,7 @@ export class ShipmentsService {
   }
 
   /** Of any number of concurrent calls exactly one completes the shipment; the others get 409. */
-  async complete(accountId: string, shipmentId: number): Promise<ShipmentRecord> {
+  async complete(accountId: AccountId, shipmentId: number): Promise<ShipmentRecord> {
     const result = await this.dataSource.transaction((manager) => completeShipment(manager, accountId, shipmentId, 'api'));
     if (result.outcome === 'not_found') throw new NotFoundError('Shipment');
     if (result.outcome === 'not_active') throw new ShipmentNotActiveError();
@@ -147,7 +148,7 @@ export class ShipmentsService {
     return result.record;
   }
 
-  private async lockActive(manager: EntityManager, accountId: string, shipmentId: number): Promise<{ template_id: string | null }> {
+  private async lockActive(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<{ template_id: string | null }> {
     const [row] = (await manager.query(
       `SELECT status, template_id FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
       [accountId, shipmentId],
@@ -157,7 +158,7 @@ export class ShipmentsService {
     return row;
   }
 
-  private async recordIn(manager: EntityManager, accountId: string, shipmentId: number, now: Date): Promise<ShipmentRecord> {
+  private async recordIn(manager: EntityManager, accountId: AccountId, shipmentId: number, now: Date): Promise<ShipmentRecord> {
     const record = await loadShipmentRecord(manager, accountId, shipmentId, now);
     if (!record) throw new NotFoundError('Shipment');
     return record;

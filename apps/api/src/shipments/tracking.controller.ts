@@ -14,6 +14,7 @@ import { presentBucket, presentPoint } from '../telemetry/telemetry.service';
 import { TrackingPointDto, TrackingQueryDto } from './dto/tracking.dto';
 import { SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
 import { TrackingService, type TrackedPointRow } from './tracking.service';
+import type { AccountId } from '@app/vocabulary';
 
 const ApiTrackingPage = (): MethodDecorator =>
   applyDecorators(
@@ -58,7 +59,7 @@ export class TrackingController {
     @Req() request: AuthenticatedRequest,
     @IntParam('shipment_id') shipmentId: number,
     @Query() query: TrackingQueryDto,
-    @CurrentAccount() accountId: string,
+    @CurrentAccount() accountId: AccountId,
   ): Promise<Page<TrackingPointDto | TelemetryBucketDto>> {
     const scope = await this.tracking.scope(accountId, shipmentId, query);
     const page = this.paginator.start(request, query, TELEMETRY_DEFAULT_PAGE_SIZE);

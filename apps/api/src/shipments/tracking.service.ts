@@ -8,11 +8,12 @@ import { bucketedQuery, pageBucketWindow } from '../telemetry/telemetry-aggregat
 import { BUCKET_WIDTHS, type BucketName } from '../telemetry/telemetry-buckets';
 import type { BucketRow, PointRow } from '../telemetry/telemetry.repository';
 import type { TrackingQueryDto } from './dto/tracking.dto';
+import type { AccountId } from '@app/vocabulary';
 
 export type TrackedPointRow = PointRow & { device_id: string };
 
 export interface TrackingScope {
-  accountId: string;
+  accountId: AccountId;
   shipmentId: number;
   deviceId: string | null;
   /** The shipment window, narrowed by `from`/`to`: [from, to). */
@@ -29,7 +30,7 @@ export interface TrackingScope {
 export class TrackingService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async scope(accountId: string, shipmentId: number, query: TrackingQueryDto, now: Date = new Date()): Promise<TrackingScope> {
+  async scope(accountId: AccountId, shipmentId: number, query: TrackingQueryDto, now: Date = new Date()): Promise<TrackingScope> {
     const shipment: ShipmentRow | null = await findShipmentRow(this.dataSource.manager, accountId, shipmentId);
     if (!shipment) throw new NotFoundError('Shipment');
     if (query.from && query.to && new Date(query.from).getTime() >= new Date(query.to).getTime()) {

@@ -11,6 +11,7 @@ import { TelemetryBucketDto, TelemetryPointDto } from './dto/telemetry-point.dto
 import { TELEMETRY_DEFAULT_PAGE_SIZE, TelemetryQueryDto } from './dto/telemetry-query.dto';
 import { BUCKET_WIDTHS } from './telemetry-buckets';
 import { presentBucket, presentPoint, TelemetryService } from './telemetry.service';
+import type { AccountId } from '@app/vocabulary';
 
 /** `{data, links}` whose items are raw points, or buckets when `bucket` is given. */
 const ApiTelemetryPage = (): MethodDecorator =>
@@ -52,7 +53,7 @@ export class TelemetryController {
     @Req() request: AuthenticatedRequest,
     @UuidParam('device_id') deviceId: string,
     @Query() query: TelemetryQueryDto,
-    @CurrentAccount() accountId: string,
+    @CurrentAccount() accountId: AccountId,
   ): Promise<Page<TelemetryPointDto | TelemetryBucketDto>> {
     const scope = await this.telemetry.scope(accountId, deviceId);
     const page = this.paginator.start(request, query, TELEMETRY_DEFAULT_PAGE_SIZE);

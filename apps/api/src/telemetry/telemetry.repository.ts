@@ -4,10 +4,11 @@ import type { DataSource } from 'typeorm';
 import { poolQuery } from '@app/database/pool-query';
 import type { Measurement } from '@app/domain';
 import { bucketedQuery } from './telemetry-aggregation';
+import type { AccountId } from '@app/vocabulary';
 
 /** The device's current lifecycle inside the tenant: the only telemetry a request may read. */
 export interface TelemetryScope {
-  accountId: string;
+  accountId: AccountId;
   deviceId: string;
   lifecycleId: string;
 }

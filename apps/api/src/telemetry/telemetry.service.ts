@@ -10,6 +10,7 @@ import { pageBucketWindow, positionDate } from './telemetry-aggregation';
 import { BUCKET_WIDTHS } from './telemetry-buckets';
 import { resolveRange, type TimeRange } from './telemetry-range';
 import { TelemetryRepository, type BucketRow, type PointRow, type TelemetryScope } from './telemetry.repository';
+import type { AccountId } from '@app/vocabulary';
 
 export function presentPoint(row: PointRow): TelemetryPointDto {
   return {
@@ -51,7 +52,7 @@ export class TelemetryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async scope(accountId: string, deviceId: string): Promise<TelemetryScope> {
+  async scope(accountId: AccountId, deviceId: string): Promise<TelemetryScope> {
     const device = await this.devices.get(accountId, deviceId);
     return { accountId, deviceId: device.id, lifecycleId: device.lifecycle_id };
   }

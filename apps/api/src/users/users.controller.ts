@@ -10,6 +10,7 @@ import { PublicApiController } from '../common/public-api-controller';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserDto } from './dto/user.dto';
 import { UsersService } from './users.service';
+import type { AccountId } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No customer user with this id in the selected account (`not_found`); platform staff and superusers are never addressable.');
 const userIdParam = ApiParam({ name: 'user_id', format: 'uuid' });
@@ -29,7 +30,7 @@ export class UsersController {
   })
   @ApiPageResponse(UserDto)
   @ApiResponse(problemResponse(400, 'Invalid paging parameters (`validation_failed`, `invalid_cursor`).'))
-  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: string): Promise<Page<UserDto>> {
+  async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<UserDto>> {
     const page = this.paginator.start(request, query);
     return this.paginator.finish(request, page, await this.users.list(accountId, page), (u) => [u.id], UserDto.from);
   }
@@ -40,7 +41,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Get a customer user' })
   @ApiOkResponse({ type: UserDto })
   @ApiResponse(NOT_FOUND)
-  async get(@CurrentAccount() accountId: string, @UuidParam('user_id') userId: string): Promise<UserDto> {
+  async get(@CurrentAccount() accountId: AccountId, @UuidParam('user_id') userId: string): Promise<UserDto> {
     return UserDto.from(await this.users.get(accountId, userId));
   }
 
@@ -58,7 +59,7 @@ export class UsersController {
   @ApiResponse(
     problemResponse(409, '`role_not_assignable`: COMPANY_ADMIN cannot be granted. `company_admin_protected`: the role of a company administrator cannot be changed.'),
   )
-  async update(@CurrentAccount() accountId: string, @UuidParam('user_id') userId: string, @Body() body: UpdateUserDto): Promise<UserDto> {
+  async update(@CurrentAccount() accountId: AccountId, @UuidParam('user_id') userId: string, @Body() body: UpdateUserDto): Promise<UserDto> {
     return UserDto.from(await this.users.update(accountId, userId, body));
   }
 
@@ -73,7 +74,7 @@ export class UsersController {
   @ApiNoContentResponse({ description: 'Deactivated.' })
   @ApiResponse(NOT_FOUND)
   @ApiResponse(problemResponse(409, 'Company administrators are left untouched (`company_admin_protected`).'))
-  async deactivate(@CurrentAccount() accountId: string, @UuidParam('user_id') userId: string): Promise<void> {
+  async deactivate(@CurrentAccount() accountId: AccountId, @UuidParam('user_id') userId: string): Promise<void> {
     await this.users.deactivate(accountId, userId);
   }
 }

@@ -7,6 +7,7 @@ import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { companyAdminProtected, roleNotAssignable } from './users.errors';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * Customer users of one account. Platform staff and superusers are filtered out of every query,
@@ -16,7 +17,7 @@ import { companyAdminProtected, roleNotAssignable } from './users.errors';
 export class UsersService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private customers(accountId: string, manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<User> {
+  private customers(accountId: AccountId, manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<User> {
     return manager
       .getRepository(User)
       .createQueryBuilder('user')
@@ -25,14 +26,14 @@ export class UsersService {
       .andWhere('NOT user.is_superuser');
   }
 
-  async list(accountId: string, page: PageRequest): Promise<User[]> {
+  async list(accountId: AccountId, page: PageRequest): Promise<User[]> {
     const after = page.after?.[0];
     const query = this.customers(accountId).orderBy('user.id', 'ASC').take(page.limit + 1);
     if (typeof after === 'string') query.andWhere('user.id > :after', { after });
     return query.getMany();
   }
 
-  async get(accountId: string, userId: string, manager?: EntityManager, lock = false): Promise<User> {
+  async get(accountId: AccountId, userId: string, manager?: EntityManager, lock = false): Promise<User> {
     const query = this.customers(accountId, manager).andWhere('user.id = :userId', { userId });
     if (lock) query.setLock('pessimistic_write');
     const user = await query.getOne();
@@ -40,7 +41,7 @@ export class UsersService {
     return user;
   }
 
-  async update(accountId: string, userId: string, changes: UpdateUserDto): Promise<User> {
+  async update(accountId: AccountId, userId: string, changes: UpdateUserDto): Promise<User> {
     return this.dataSource.transaction(async (manager) => {
       const user = await this.get(accountId, userId, manager, true);
       if (changes.role !== undefined && changes.role !== user.role) {
@@ -56,7 +57,7 @@ export class UsersService {
   }
 
   /** Deactivation keeps the user (and its history); repeating it changes nothing. */
-  async deactivate(accountId: string, userId: string): Promise<void> {
+  async deactivate(accountId: AccountId, userId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.get(accountId, userId, manager, true);
       if (user.role === COMPANY_ADMIN) throw companyAdminProtected('deactivated');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DeviceAdminService, DeviceInputError } from '@app/domain';
 import { CliError, output, withContext } from '../cli-context';
+import { toAccountId } from '@app/vocabulary';
 
 async function run<T>(action: () => Promise<T>): Promise<T> {
   try {
@@ -29,7 +30,7 @@ export function registerDeviceCommands(program: Command): void {
     .action(async (options: { account: string; count: string; approved?: boolean; json?: boolean }) => {
       await withContext(async ({ dataSource }) => {
         const devices = await run(() =>
-          new DeviceAdminService(dataSource).register({ accountId: options.account, count: count(options.count), approved: Boolean(options.approved) }),
+          new DeviceAdminService(dataSource).register({ accountId: toAccountId(options.account), count: count(options.count), approved: Boolean(options.approved) }),
         );
         output(
           Boolean(options.json),
@@ -59,7 +60,7 @@ export function registerDeviceCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { device: string; account: string; json?: boolean }) => {
       await withContext(async ({ dataSource }) => {
-        const result = await run(() => new DeviceAdminService(dataSource).transfer(options.device, options.account));
+        const result = await run(() => new DeviceAdminService(dataSource).transfer(options.device, toAccountId(options.account)));
         output(
           Boolean(options.json),
           result,

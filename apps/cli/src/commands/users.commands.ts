@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Account } from '@app/database';
-import { UUID_PATTERN as UUID } from '@app/vocabulary';
+import { UUID_PATTERN as UUID, toAccountId } from '@app/vocabulary';
 import { createInvitation, InvitationConflictError, InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
 import { CliError, type CliContext, output, withContext } from '../cli-context';
 
@@ -47,7 +47,7 @@ export async function usersInviteAdmin({ dataSource, config }: CliContext, optio
   if (!options.printLink && !sender.configured) throw new CliError('SMTP_URL is unset, so the invitation cannot be e-mailed; set SMTP_URL, or pass --print-link and hand the link over yourself');
   try {
     const { invitation, link } = await createInvitation(dataSource, config.secretsKey, config.publicBaseUrl, {
-      accountId: account.id,
+      accountId: toAccountId(account.id),
       email,
       fullName,
       role: 'COMPANY_ADMIN',

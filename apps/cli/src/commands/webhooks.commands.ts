@@ -9,7 +9,7 @@ import {
   type WebhookAttemptView,
   type WebhookEndpointView,
 } from '@app/webhooks';
-import { UUID_PATTERN as UUID } from '@app/vocabulary';
+import { UUID_PATTERN as UUID, toAccountId, type AccountId } from '@app/vocabulary';
 import { CliError, list, output, withContext, type CliContext } from '../cli-context';
 
 
@@ -40,6 +40,11 @@ function requireId(value: string | undefined, what: string): string {
   return value;
 }
 
+/** The operator names the tenant on the command line: the CLI's source of an AccountId. */
+function requireAccountId(value: string | undefined): AccountId {
+  return toAccountId(requireId(value, '--account'));
+}
+
 /** Service refusals become one-line CLI errors (exit 2). */
 async function refusals<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -53,7 +58,7 @@ async function refusals<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The CLI addresses endpoints by id alone; the service is tenant-scoped, so find the account first. */
-async function accountOf(context: CliContext, endpointId: string): Promise<string> {
+async function accountOf(context: CliContext, endpointId: string): Promise<AccountId> {
   const accountId = await service(context).accountOfEndpoint(endpointId);
   if (!accountId) throw new CliError(`no webhook endpoint ${endpointId}`);
   return accountId;
@@ -73,7 +78,7 @@ export async function webhooksCreate(
   context: CliContext,
   options: { account?: string; url?: string; events?: string; description?: string },
 ): Promise<CommandOutput> {
-  const accountId = requireId(options.account, '--account');
+  const accountId = requireAccountId(options.account);
   if (!options.url) throw new CliError('--url: an https:// address is required');
   const events = list(options.events ?? '');
   if (events.length === 0) throw new CliError('--events: at least one event type is required');
@@ -91,7 +96,7 @@ export async function webhooksCreate(
 }
 
 export async function webhooksList(context: CliContext, options: { account?: string }): Promise<CommandOutput> {
-  const accountId = requireId(options.account, '--account');
+  const accountId = requireAccountId(options.account);
   const endpoints = await service(context).list(accountId);
   return { json: endpoints, human: endpoints.length === 0 ? 'No webhook endpoints.' : endpoints.map(describe).join('\n') };
 }
@@ -164,7 +169,7 @@ export function registerWebhookCommands(program: Command): void {
     .option('--description <text>', 'what the endpoint is')
     .option('--json', 'machine-readable output')
     .action((options: { account: string; url: string; events: string; description?: string; json?: boolean }) => {
-      requireId(options.account, '--account');
+      requireAccountId(options.account);
       if (list(options.events).length === 0) throw new CliError('--events: at least one event type is required');
       return run(webhooksCreate, options.json, options);
     });
@@ -175,7 +180,7 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption('--account <id>', 'account id')
     .option('--json', 'machine-readable output')
     .action((options: { account: string; json?: boolean }) => {
-      requireId(options.account, '--account');
+      requireAccountId(options.account);
       return run(webhooksList, options.json, options);
     });
 

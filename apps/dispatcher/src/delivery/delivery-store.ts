@@ -5,11 +5,12 @@ import type { DomainEventMessage } from '@app/events';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, cancelPendingDeliveries, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import { AUTO_DISABLE_AFTER_FAILURES, type AttemptOutcome } from './retry-policy';
 import type { AttemptResult } from './webhook-sender';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 
 /** A delivery this worker holds for one attempt, with what the attempt needs. */
 export interface ClaimedDelivery {
   id: string;
-  account_id: string;
+  account_id: AccountId;
   endpoint_id: string;
   event_id: string;
   event_type: string;
@@ -344,7 +345,7 @@ export class DeliveryStore {
       [delivery.endpoint_id, reason],
     );
     if (disabled.count === 0) return false;
-    await cancelPendingDeliveries(manager, delivery.account_id, delivery.endpoint_id);
+    await cancelPendingDeliveries(manager, toAccountId(delivery.account_id), delivery.endpoint_id);
     return true;
   }
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 export type IdempotencyState = 'in_progress' | 'completed';
 
@@ -6,7 +7,7 @@ export type IdempotencyState = 'in_progress' | 'completed';
 @Entity('idempotency_records')
 export class IdempotencyRecord {
   @PrimaryColumn({ name: 'credential_id', type: 'uuid' }) credentialId: string;
-  @PrimaryColumn({ name: 'account_id', type: 'uuid' }) accountId: string;
+  @PrimaryColumn({ name: 'account_id', type: 'uuid' }) accountId: AccountId;
   @PrimaryColumn({ name: 'idempotency_key' }) key: string;
   @Column({ name: 'request_hash' }) requestHash: string;
   @Column({ type: 'text' }) state: IdempotencyState;

@@ -1,9 +1,10 @@
 import { Column } from 'typeorm';
 import { UuidEntity } from './base';
+import type { AccountId } from '@app/vocabulary';
 
 /** A record owned by one customer account; every read of it filters on `account_id`. */
 export abstract class TenantEntity extends UuidEntity {
-  @Column({ name: 'account_id', type: 'uuid' }) accountId: string;
+  @Column({ name: 'account_id', type: 'uuid' }) accountId: AccountId;
 }
 
 /** A tenant record with a postal address (locations, receivers). */

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import type { Role } from '@app/vocabulary';
+import type { Role , AccountId } from '@app/vocabulary';
 import { UuidEntity } from './base';
 
 /**
@@ -8,7 +8,7 @@ import { UuidEntity } from './base';
  */
 @Entity('users')
 export class User extends UuidEntity {
-  @Column({ name: 'account_id', type: 'uuid', nullable: true }) accountId: string | null;
+  @Column({ name: 'account_id', type: 'uuid', nullable: true }) accountId: AccountId | null;
   @Column() email: string;
   @Column({ name: 'full_name' }) fullName: string;
   @Column({ type: 'text', nullable: true }) phone: string | null;

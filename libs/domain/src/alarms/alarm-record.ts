@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AlarmSeverity, AlarmSource, AlarmType } from './alarm-enums';
+import type { AccountId } from '@app/vocabulary';
 
 /** An `alarms` row as the presenters need it. */
 export interface AlarmRow {
@@ -52,7 +53,7 @@ export function presentAlarm(row: AlarmRow): AlarmRecord {
 }
 
 /** Reloads one alarm inside its tenant (the dispatcher reloads by (account_id, id)). */
-export async function findAlarmRow(manager: EntityManager, accountId: string, alarmId: string): Promise<AlarmRow | null> {
+export async function findAlarmRow(manager: EntityManager, accountId: AccountId, alarmId: string): Promise<AlarmRow | null> {
   const rows = (await manager.query(`SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE account_id = $1 AND id = $2`, [
     accountId,
     alarmId,

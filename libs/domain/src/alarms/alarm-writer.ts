@@ -3,9 +3,10 @@ import { newId } from '@app/database';
 import { writeOutboxEvent } from '@app/events';
 import type { AlarmSeverity, AlarmSource, AlarmType } from './alarm-enums';
 import { ALARM_ROW_COLUMNS, presentAlarm, type AlarmRecord, type AlarmRow } from './alarm-record';
+import type { AccountId } from '@app/vocabulary';
 
 export interface NewAlarm {
-  accountId: string;
+  accountId: AccountId;
   deviceId: string;
   lifecycleId: string;
   shipmentId: number | null;

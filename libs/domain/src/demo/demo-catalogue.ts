@@ -1,4 +1,5 @@
 import type { DemoSeedContext } from './demo-seed';
+import type { AccountId } from '@app/vocabulary';
 
 const id = (n: number): string => `00000000-0000-7000-8000-0000000c${n.toString().padStart(4, '0')}`;
 
@@ -31,7 +32,7 @@ const square = (lon: number, lat: number, size: number) => ({
   polygon: { type: 'Polygon', coordinates: [[[lon, lat], [lon + size, lat], [lon + size, lat + size], [lon, lat + size], [lon, lat]]] },
 });
 
-async function seedLocations(context: DemoSeedContext, accountId: string, rows: Array<[string, string, string, string, object, object]>): Promise<void> {
+async function seedLocations(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, string, string, object, object]>): Promise<void> {
   for (const [locationId, name, kind, city, geofence, settings] of rows) {
     await context.dataSource.query(
       `INSERT INTO locations (id, account_id, name, kind, city, country, geofence, automation)
@@ -41,7 +42,7 @@ async function seedLocations(context: DemoSeedContext, accountId: string, rows: 
   }
 }
 
-async function seedCarriers(context: DemoSeedContext, accountId: string, rows: Array<[string, string, string, Record<string, string | null>]>): Promise<void> {
+async function seedCarriers(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, string, Record<string, string | null>]>): Promise<void> {
   for (const [carrierId, name, mode, codes] of rows) {
     await context.dataSource.query(
       `INSERT INTO carriers (id, account_id, name, mode, contact_email, scac, iata_code, mmsi, imo)
@@ -51,7 +52,7 @@ async function seedCarriers(context: DemoSeedContext, accountId: string, rows: A
   }
 }
 
-async function seedReceivers(context: DemoSeedContext, accountId: string, rows: Array<[string, string, string, object[]]>): Promise<void> {
+async function seedReceivers(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, string, object[]]>): Promise<void> {
   for (const [receiverId, name, city, parties] of rows) {
     await context.dataSource.query(
       `INSERT INTO receivers (id, account_id, name, city, country, contact_email, notification_emails, delivery_parties)
@@ -61,7 +62,7 @@ async function seedReceivers(context: DemoSeedContext, accountId: string, rows: 
   }
 }
 
-async function seedPresets(context: DemoSeedContext, accountId: string, rows: Array<[string, string, number | null, number | null, number]>): Promise<void> {
+async function seedPresets(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, number | null, number | null, number]>): Promise<void> {
   for (const [presetId, name, min, max, delay] of rows) {
     await context.dataSource.query(
       `INSERT INTO alert_presets (id, account_id, name, temperature_min, temperature_max, light_max, shock_max, battery_min, delay_minutes)
@@ -82,7 +83,7 @@ interface TemplateRow {
   legs: object[];
 }
 
-async function seedTemplates(context: DemoSeedContext, accountId: string, rows: TemplateRow[]): Promise<void> {
+async function seedTemplates(context: DemoSeedContext, accountId: AccountId, rows: TemplateRow[]): Promise<void> {
   for (const t of rows) {
     await context.dataSource.query(
       `INSERT INTO shipment_templates (id, account_id, name, origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id, transport_legs)

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { Account, ApiCredential } from '@app/database';
 import { ALL_SCOPES, READ_SCOPES } from '../auth/scopes';
 import { CredentialsService, demoSecret } from '../auth/credentials.service';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { seedDemoUsers } from './demo-users';
 import { seedDemoDevices } from './demo-devices';
@@ -33,7 +34,7 @@ export interface DemoCredential {
 
 export interface DemoFixture {
   base_url: string;
-  accounts: Record<keyof typeof DEMO_IDS.accounts, string>;
+  accounts: Record<keyof typeof DEMO_IDS.accounts, AccountId>;
   credentials: Record<keyof typeof DEMO_IDS.clientIds, DemoCredential>;
   [section: string]: unknown;
 }
@@ -109,7 +110,7 @@ export function registerDemoSeedStep(step: DemoSeedStep): void {
 export async function seedDemo(dataSource: DataSource, secretsKey: Buffer, publicBaseUrl: string): Promise<DemoFixture> {
   const fixture: DemoFixture = {
     base_url: `${publicBaseUrl}/api/public/v1`,
-    accounts: { ...DEMO_IDS.accounts },
+    accounts: Object.fromEntries(Object.entries(DEMO_IDS.accounts).map(([key, id]) => [key, toAccountId(id)])) as DemoFixture['accounts'],
     credentials: {} as DemoFixture['credentials'],
   };
   const context: DemoSeedContext = { dataSource, secretsKey, fixture };

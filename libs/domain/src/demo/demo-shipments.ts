@@ -6,6 +6,7 @@ import { DEMO_CATALOGUE_IDS } from './demo-catalogue';
 import { DEMO_DEVICE_IDS } from './demo-devices';
 import type { DemoSeedContext } from './demo-seed';
 import { deriveShareToken, shareLinkKey } from '../shipments/share-link';
+import type { AccountId } from '@app/vocabulary';
 
 const id = (group: string, n: number): string => `00000000-0000-7000-8000-${group.padStart(4, '0')}${n.toString(16).padStart(8, '0')}`;
 const HOUR_MS = 3_600_000;
@@ -49,7 +50,7 @@ const leg = (mode: string, carrier: string, from: string, to: string, departure:
 });
 
 /** Finds the shipment by reference or creates it with its attachments (history: no outbox events). */
-async function ensureShipment(manager: EntityManager, accountId: string, plan: Plan): Promise<number> {
+async function ensureShipment(manager: EntityManager, accountId: AccountId, plan: Plan): Promise<number> {
   const [existing] = (await manager.query(`SELECT id FROM shipments WHERE account_id = $1 AND reference = $2 ORDER BY id LIMIT 1`, [accountId, plan.reference])) as Array<{ id: number }>;
   if (existing) return existing.id;
   const c = DEMO_CATALOGUE_IDS.primary;

@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { toThresholds, type Thresholds } from './device-settings';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * Alert presets are catalogue records; a preset is read as jsonb so that only (id, account_id) and
  * threshold columns named like the device thresholds matter here.
  */
-export async function alertPresetExists(manager: EntityManager, accountId: string, presetId: string): Promise<boolean> {
+export async function alertPresetExists(manager: EntityManager, accountId: AccountId, presetId: string): Promise<boolean> {
   const rows = (await manager.query(`SELECT 1 FROM alert_presets WHERE account_id = $1 AND id = $2`, [accountId, presetId])) as unknown[];
   return rows.length > 0;
 }
@@ -18,7 +19,7 @@ export function presetThresholds(preset: Record<string, unknown>): Thresholds {
 /** Thresholds of the given presets, keyed by preset id; each preset only within its own account. */
 export async function loadPresetThresholds(
   manager: EntityManager,
-  presets: Array<{ accountId: string; presetId: string }>,
+  presets: Array<{ accountId: AccountId; presetId: string }>,
 ): Promise<Map<string, Thresholds>> {
   const result = new Map<string, Thresholds>();
   if (presets.length === 0) return result;

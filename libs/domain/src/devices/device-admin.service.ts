@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { UUID_PATTERN } from '../formats';
+import type { AccountId } from '@app/vocabulary';
 
 export class DeviceInputError extends Error {}
 
@@ -14,7 +15,7 @@ export interface RegisteredDevice {
 }
 
 export interface RegisterDevicesInput {
-  accountId: string;
+  accountId: AccountId;
   count?: number;
   approved?: boolean;
   model?: string;
@@ -93,7 +94,7 @@ export class DeviceAdminService {
   }
 
   /** Ends the current lifecycle and starts the new owner's at the same instant. */
-  async transfer(deviceId: string, accountId: string): Promise<TransferResult> {
+  async transfer(deviceId: string, accountId: AccountId): Promise<TransferResult> {
     this.requireUuid(deviceId, 'device');
     await this.requireAccount(accountId);
     return this.dataSource.transaction(async (manager) => {
@@ -129,7 +130,7 @@ export class DeviceAdminService {
     if (!UUID_PATTERN.test(value)) throw new DeviceInputError(`not a ${what} id: ${value}`);
   }
 
-  private async requireAccount(accountId: string): Promise<void> {
+  private async requireAccount(accountId: AccountId): Promise<void> {
     this.requireUuid(accountId, 'account');
     const rows = (await this.dataSource.query(`SELECT 1 FROM accounts WHERE id = $1`, [accountId])) as unknown[];
     if (rows.length === 0) throw new DeviceInputError(`no account ${accountId}`);

@@ -6,6 +6,7 @@ import { renderReportPdf } from './report-pdf';
 import { storeReportFile } from './report-store';
 import { displayedLimits, reportThresholds } from './report-thresholds';
 import type { GeneratedReports } from './shipment-report';
+import type { AccountId } from '@app/vocabulary';
 
 export class DeviceReportError extends Error {}
 
@@ -13,7 +14,7 @@ interface DeviceLifecycleRow {
   device_id: string;
   serial_number: string;
   lifecycle_id: string;
-  account_id: string;
+  account_id: AccountId;
   account_name: string;
   started_at: Date;
   label: string | null;
@@ -33,7 +34,7 @@ export async function generateDeviceReports(
   deviceId: string,
   range: { from: Date; to: Date },
   options: { ids?: Partial<GeneratedReports>; generatedAt?: Date } = {},
-): Promise<GeneratedReports & { accountId: string; period: { from: Date; to: Date } }> {
+): Promise<GeneratedReports & { accountId: AccountId; period: { from: Date; to: Date } }> {
   const [device] = (await manager.query(
     `SELECT d.id AS device_id, d.serial_number, l.id AS lifecycle_id, l.account_id, a.name AS account_name, l.started_at, l.label, l.thresholds, l.alert_preset_id
        FROM devices d

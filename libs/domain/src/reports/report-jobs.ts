@@ -1,11 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { generateShipmentReports } from './shipment-report';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * Asks for the shipment's report, in the transaction that completes it: the job exists if and
  * only if the completion committed, whoever completed it (API, geofence automation).
  */
-export async function enqueueShipmentReport(manager: EntityManager, accountId: string, shipmentId: number): Promise<void> {
+export async function enqueueShipmentReport(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<void> {
   await manager.query(
     `INSERT INTO shipment_report_jobs (shipment_id, account_id) VALUES ($1, $2) ON CONFLICT (shipment_id) DO NOTHING`,
     [shipmentId, accountId],
@@ -19,7 +20,7 @@ export interface ReportJobsRun {
 
 interface ReportJob {
   shipment_id: number;
-  account_id: string;
+  account_id: AccountId;
   attempts: number;
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 export type ReportSubject = { type: 'shipment'; id: number } | { type: 'device'; id: string };
 
@@ -47,7 +48,7 @@ export function presentReport(row: ReportRow): ReportRecord {
   };
 }
 
-export async function findReportRow(manager: EntityManager, accountId: string, reportId: string): Promise<ReportRow | null> {
+export async function findReportRow(manager: EntityManager, accountId: AccountId, reportId: string): Promise<ReportRow | null> {
   const rows = (await manager.query(`SELECT ${REPORT_ROW_COLUMNS} FROM reports WHERE account_id = $1 AND id = $2`, [accountId, reportId])) as ReportRow[];
   return rows[0] ?? null;
 }

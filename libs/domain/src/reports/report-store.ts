@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/database';
 import type { ReportSubject } from './report-record';
+import type { AccountId } from '@app/vocabulary';
 
 export interface NewReportFile {
   id?: string;
-  accountId: string;
+  accountId: AccountId;
   subject: ReportSubject;
   name: string;
   contentType: string;

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { loadPresetThresholds } from '../devices/alert-preset-thresholds';
 import { effectiveThresholds, toThresholds, type Thresholds } from '../devices/device-settings';
 import { OUTSIDE_LIMITS, type OutsideLimit } from './series-stats';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * The thresholds a report judges a device by: the device's own, completed by the shipment's
@@ -10,7 +11,7 @@ import { OUTSIDE_LIMITS, type OutsideLimit } from './series-stats';
  */
 export async function reportThresholds(
   manager: EntityManager,
-  accountId: string,
+  accountId: AccountId,
   devices: Array<{ thresholds: unknown; alertPresetId: string | null }>,
   shipmentPresetId: string | null,
 ): Promise<Thresholds[]> {

@@ -8,6 +8,7 @@ import { formatTime } from './report-format';
 import { renderReportPdf, type ReportAlarmLine } from './report-pdf';
 import { storeReportFile } from './report-store';
 import { displayedLimits, reportThresholds } from './report-thresholds';
+import type { AccountId } from '@app/vocabulary';
 
 interface AttachmentRow {
   device_id: string;
@@ -55,7 +56,7 @@ function facts(row: ShipmentRow): Array<[string, string]> {
  */
 export async function generateShipmentReports(
   manager: EntityManager,
-  accountId: string,
+  accountId: AccountId,
   shipmentId: number,
   options: { ids?: Partial<GeneratedReports>; generatedAt?: Date } = {},
 ): Promise<GeneratedReports> {

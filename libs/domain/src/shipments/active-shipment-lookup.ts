@@ -1,17 +1,18 @@
 import type { EntityManager } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * Which shipment a device is travelling in right now, for the alarm's `shipment_id`.
  * The shipments feature provides the real implementation, wired in ingest-wiring.ts.
  */
 export interface ActiveShipmentLookup {
-  activeShipmentId(manager: EntityManager, accountId: string, deviceId: string): Promise<number | null>;
+  activeShipmentId(manager: EntityManager, accountId: AccountId, deviceId: string): Promise<number | null>;
   /** The same for many devices in one go (device id → shipment id, for those that have one); optional. */
   activeShipmentIds?(manager: EntityManager, devices: readonly DeviceOfAccount[]): Promise<Map<string, number>>;
 }
 
 export interface DeviceOfAccount {
-  accountId: string;
+  accountId: AccountId;
   deviceId: string;
 }
 
@@ -66,7 +67,7 @@ export class BatchActiveShipments implements ActiveShipmentLookup {
     this.valid = false;
   }
 
-  async activeShipmentId(manager: EntityManager, accountId: string, deviceId: string): Promise<number | null> {
+  async activeShipmentId(manager: EntityManager, accountId: AccountId, deviceId: string): Promise<number | null> {
     const batch = this.lookup.activeShipmentIds?.bind(this.lookup);
     if (!batch || !this.valid || this.accounts.get(deviceId) !== accountId) return this.lookup.activeShipmentId(manager, accountId, deviceId);
     this.answers ??= batch(manager, this.devices);

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import type { AccountId } from '@app/vocabulary';
 
 /** A refresh draws a new nonce: the link derived from the previous one stops matching at once. */
 export const newShareNonce = (): Buffer => randomBytes(16);
@@ -10,6 +11,6 @@ export const shareLinkKey = (secretsKey: Buffer): Buffer => Buffer.from(hkdfSync
  * The link token of a share: HMAC-SHA256 over the share's identity and nonce, base64url (43
  * characters). Recomputable by the service for every GET; not by anyone holding only the database.
  */
-export function deriveShareToken(key: Buffer, share: { accountId: string; shipmentId: number; nonce: Buffer }): string {
+export function deriveShareToken(key: Buffer, share: { accountId: AccountId; shipmentId: number; nonce: Buffer }): string {
   return createHmac('sha256', key).update(`${share.accountId}:${share.shipmentId}:`).update(share.nonce).digest('base64url');
 }

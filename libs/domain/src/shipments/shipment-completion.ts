@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { writeOutboxEvent } from '@app/events';
 import { enqueueShipmentReport } from '../reports/report-jobs';
 import { loadShipmentRecord, type ShipmentRecord } from './shipment-record';
+import type { AccountId } from '@app/vocabulary';
 
 export type CompletedBy = 'api' | 'geofence';
 
@@ -16,7 +17,7 @@ export type CompletionResult = { outcome: 'completed'; record: ShipmentRecord } 
  */
 export async function completeShipment(
   manager: EntityManager,
-  accountId: string,
+  accountId: AccountId,
   shipmentId: number,
   by: CompletedBy,
   at: Date = new Date(),

@@ -4,6 +4,7 @@ import type { AlarmSeverity } from '../alarms/alarm-enums';
 import type { Geofence, GeofenceShape } from '../telemetry/geofence';
 import type { GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from '../telemetry/geofence-source';
 import { completeShipment } from './shipment-completion';
+import type { AccountId } from '@app/vocabulary';
 
 interface Trigger {
   record_event?: boolean;
@@ -82,7 +83,7 @@ async function recordEvent(manager: EntityManager, crossing: GeofenceCrossing, s
   );
 }
 
-async function applyToShipment(manager: EntityManager, accountId: string, shipmentId: number, crossings: GeofenceCrossing[]): Promise<void> {
+async function applyToShipment(manager: EntityManager, accountId: AccountId, shipmentId: number, crossings: GeofenceCrossing[]): Promise<void> {
   // The same lock as the completion endpoint: automation and API never act on a stale status.
   const [shipment] = (await manager.query(
     `SELECT status, destination_location_id, arrived_at FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { latestVesselPosition, type VesselPositionRecord } from '../ais/vessel-positions';
 import { activeLeg, presentLegs, toStoredLegs, type ShipmentLegRecord } from './shipment-legs';
 import { trackedPointsQuery } from './tracked-points';
+import type { AccountId } from '@app/vocabulary';
 
 export const SHIPMENT_STATUSES = ['active', 'completed'] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
@@ -82,7 +83,7 @@ export interface ShipmentRecord extends ShipmentListItem {
 /** A `shipments` row with the names of what it references. */
 export interface ShipmentRow {
   id: number;
-  account_id: string;
+  account_id: AccountId;
   reference: string;
   name: string;
   status: ShipmentStatus;
@@ -154,7 +155,7 @@ export function presentShipmentListItem(row: ShipmentRow): ShipmentListItem {
 }
 
 /** The visible (not deleted) shipment of the tenant, or null. */
-export async function findShipmentRow(manager: EntityManager, accountId: string, shipmentId: number): Promise<ShipmentRow | null> {
+export async function findShipmentRow(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<ShipmentRow | null> {
   const rows = (await manager.query(`${SHIPMENT_ROW_SELECT} WHERE s.account_id = $1 AND s.id = $2 AND s.deleted_at IS NULL`, [
     accountId,
     shipmentId,
@@ -162,7 +163,7 @@ export async function findShipmentRow(manager: EntityManager, accountId: string,
   return rows[0] ?? null;
 }
 
-async function summaryOf(manager: EntityManager, accountId: string, shipmentId: number, now: Date): Promise<ShipmentSummaryRecord> {
+async function summaryOf(manager: EntityManager, accountId: AccountId, shipmentId: number, now: Date): Promise<ShipmentSummaryRecord> {
   const tracked = trackedPointsQuery({ accountId, shipmentId, now });
   const [points] = (await manager.query(
     `SELECT count(*)::int AS point_count, min(p.temperature)::float8 AS min, max(p.temperature)::float8 AS max,
@@ -181,7 +182,7 @@ async function summaryOf(manager: EntityManager, accountId: string, shipmentId: 
   };
 }
 
-async function devicesOf(manager: EntityManager, accountId: string, shipmentId: number): Promise<ShipmentDeviceRecord[]> {
+async function devicesOf(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<ShipmentDeviceRecord[]> {
   const rows = (await manager.query(
     `SELECT sd.device_id, d.serial_number, l.label, sd.attached_at, sd.detached_at
        FROM shipment_devices sd
@@ -200,7 +201,7 @@ async function devicesOf(manager: EntityManager, accountId: string, shipmentId: 
   }));
 }
 
-async function eventsOf(manager: EntityManager, accountId: string, shipmentId: number): Promise<{ events: ShipmentEventRecord[]; reached: Set<string> }> {
+async function eventsOf(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<{ events: ShipmentEventRecord[]; reached: Set<string> }> {
   const rows = (await manager.query(
     `SELECT kind, location_id, device_id, recorded_at FROM shipment_events
       WHERE account_id = $1 AND shipment_id = $2 ORDER BY recorded_at DESC, id DESC LIMIT $3`,
@@ -236,7 +237,7 @@ export async function presentShipmentRecord(manager: EntityManager, row: Shipmen
 }
 
 /** The tenant's shipment record, or null when it does not exist, is deleted or belongs to another account. */
-export async function loadShipmentRecord(manager: EntityManager, accountId: string, shipmentId: number, now: Date = new Date()): Promise<ShipmentRecord | null> {
+export async function loadShipmentRecord(manager: EntityManager, accountId: AccountId, shipmentId: number, now: Date = new Date()): Promise<ShipmentRecord | null> {
   const row = await findShipmentRow(manager, accountId, shipmentId);
   return row ? presentShipmentRecord(manager, row, now) : null;
 }

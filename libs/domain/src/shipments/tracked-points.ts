@@ -1,3 +1,4 @@
+import type { AccountId } from '@app/vocabulary';
 /**
  * The telemetry of a shipment: the points of each attached device recorded while it was
  * attached (in the ownership it travelled in), inside [started_at, completed_at or now).
@@ -5,7 +6,7 @@
  * stamped after it — even ingested later — can never fall inside the window.
  */
 export interface TrackedPointsScope {
-  accountId: string;
+  accountId: AccountId;
   shipmentId: number;
   /** Only this device's attachments. */
   deviceId?: string | null;

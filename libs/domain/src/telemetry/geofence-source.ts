@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { Geofence, GeoPosition } from './geofence';
+import type { AccountId } from '@app/vocabulary';
 
 export interface GeofenceContext {
-  accountId: string;
+  accountId: AccountId;
   deviceId: string;
   lifecycleId: string;
   /** From ActiveShipmentLookup: geofences usually matter only while the device travels. */

@@ -1,12 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import { toSensors, toThresholds, type Sensors, type Thresholds } from '../devices/device-settings';
 import type { GeoPosition } from './geofence';
+import type { AccountId } from '@app/vocabulary';
 
 /** A device lifecycle as ingestion needs it, locked for the duration of the batch. */
 export interface IngestLifecycle {
   id: string;
   deviceId: string;
-  accountId: string;
+  accountId: AccountId;
   startedAt: Date;
   endedAt: Date | null;
   sensors: Sensors;
@@ -19,7 +20,7 @@ export interface IngestLifecycle {
 interface LifecycleRow {
   id: string;
   device_id: string;
-  account_id: string;
+  account_id: AccountId;
   started_at: Date;
   ended_at: Date | null;
   sensors: unknown;

@@ -3,11 +3,12 @@ import { newId, User, UserInvitation } from '@app/database';
 import { enqueueInvitationEmail } from './invitation-email-outbox';
 import { generateInvitationToken, hashInvitationToken, INVITATION_LIFETIME_DAYS, invitationLink } from './invitation-link';
 import type { Role } from './roles';
+import type { AccountId } from '@app/vocabulary';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface NewInvitation {
-  accountId: string;
+  accountId: AccountId;
   /** Lower case. */
   email: string;
   fullName: string;
@@ -47,7 +48,7 @@ export function emailTaken(manager: EntityManager, email: string): Promise<boole
 }
 
 /** Where the address is in use: this account, elsewhere on the platform, or nowhere. */
-async function addressUse(manager: EntityManager, email: string, accountId: string): Promise<'this_account' | 'elsewhere' | null> {
+async function addressUse(manager: EntityManager, email: string, accountId: AccountId): Promise<'this_account' | 'elsewhere' | null> {
   const user = await manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getOne();
   if (!user) return null;
   return user.accountId === accountId ? 'this_account' : 'elsewhere';

@@ -1,5 +1,6 @@
 import type { EntityManager, EntityTarget } from 'typeorm';
 import type { TenantEntity } from '@app/database';
+import type { AccountId } from '@app/vocabulary';
 
 /**
  * One kind of record that may still point at a catalogue record. Deleting a referenced record is
@@ -9,7 +10,7 @@ import type { TenantEntity } from '@app/database';
 export interface ReferenceCheck {
   /** Names the referrer in the 409 detail, e.g. "a shipment template". */
   what: string;
-  isReferenced(manager: EntityManager, accountId: string, id: string): Promise<boolean>;
+  isReferenced(manager: EntityManager, accountId: AccountId, id: string): Promise<boolean>;
 }
 
 /**
@@ -31,7 +32,7 @@ export interface CatalogueFamily<E extends TenantEntity, Dto extends object> {
    * Rules over the whole record after the change (cross-field constraints, references to other
    * records); runs inside the write transaction and throws ValidationFailedError.
    */
-  check?(manager: EntityManager, accountId: string, fields: WritableFields<Dto>): Promise<void>;
+  check?(manager: EntityManager, accountId: AccountId, fields: WritableFields<Dto>): Promise<void>;
   /** Who may still point at a record of this family. */
   references: ReferenceCheck[];
 }

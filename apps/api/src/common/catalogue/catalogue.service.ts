@@ -4,6 +4,7 @@ import { newId, type TenantEntity } from '@app/database';
 import { ConflictError, NotFoundError } from '../api-error';
 import type { PageRequest } from '../paginator';
 import type { CatalogueFamily, WritableFields } from './catalogue-family';
+import type { AccountId } from '@app/vocabulary';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -28,12 +29,12 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
     return manager.getRepository(this.family.entity);
   }
 
-  private where(accountId: string, id: string): FindOptionsWhere<E> {
+  private where(accountId: AccountId, id: string): FindOptionsWhere<E> {
     return { accountId, id } as FindOptionsWhere<E>;
   }
 
   /** `limit + 1` records after the keyset position, in creation order (UUIDv7 ids). */
-  async list(accountId: string, page: PageRequest): Promise<E[]> {
+  async list(accountId: AccountId, page: PageRequest): Promise<E[]> {
     const after = page.after?.[0];
     const query = this.repository()
       .createQueryBuilder('record')
@@ -44,29 +45,29 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
     return query.getMany();
   }
 
-  async get(accountId: string, id: string): Promise<E> {
+  async get(accountId: AccountId, id: string): Promise<E> {
     return this.find(this.dataSource.manager, accountId, id);
   }
 
-  async create(accountId: string, input: Dto): Promise<E> {
+  async create(accountId: AccountId, input: Dto): Promise<E> {
     return this.dataSource.transaction((manager) => this.write(manager, accountId, null, this.replacement(input)));
   }
 
-  async replace(accountId: string, id: string, input: Dto): Promise<E> {
+  async replace(accountId: AccountId, id: string, input: Dto): Promise<E> {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.find(manager, accountId, id, 'for_no_key_update');
       return this.write(manager, accountId, current, this.replacement(input));
     });
   }
 
-  async update(accountId: string, id: string, changes: Partial<Dto>): Promise<E> {
+  async update(accountId: AccountId, id: string, changes: Partial<Dto>): Promise<E> {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.find(manager, accountId, id, 'for_no_key_update');
       return this.write(manager, accountId, current, { ...this.fieldsOf(current), ...definedOnly(changes) } as WritableFields<Dto>);
     });
   }
 
-  async remove(accountId: string, id: string): Promise<void> {
+  async remove(accountId: AccountId, id: string): Promise<void> {
     try {
       await this.dataSource.transaction(async (manager) => {
         // FOR UPDATE waits for writers that hold a key-share lock on this record while they verify
@@ -92,7 +93,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
    * Updates take FOR NO KEY UPDATE, which does not block writers that only reference the record
    * (they hold FOR KEY SHARE); deletes take FOR UPDATE, which does.
    */
-  private async find(manager: EntityManager, accountId: string, id: string, lock?: 'for_no_key_update' | 'pessimistic_write'): Promise<E> {
+  private async find(manager: EntityManager, accountId: AccountId, id: string, lock?: 'for_no_key_update' | 'pessimistic_write'): Promise<E> {
     const record = await this.repository(manager).findOne({ where: this.where(accountId, id), ...(lock ? { lock: { mode: lock } } : {}) });
     if (!record) throw new NotFoundError(this.family.noun);
     return record;
@@ -108,7 +109,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
     return fields as WritableFields<Dto>;
   }
 
-  private async write(manager: EntityManager, accountId: string, current: E | null, fields: WritableFields<Dto>): Promise<E> {
+  private async write(manager: EntityManager, accountId: AccountId, current: E | null, fields: WritableFields<Dto>): Promise<E> {
     await this.family.check?.(manager, accountId, fields);
     const values: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(this.family.columns) as Array<[keyof Dto, string]>) {

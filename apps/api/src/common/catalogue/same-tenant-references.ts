@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { ValidationFailedError, type FieldError } from '../api-error';
+import type { AccountId } from '@app/vocabulary';
 
 export interface ReferenceField {
   /** Request field that carries the id, as named in `errors[].field`: `transport_legs.0.carrier_id`. */
@@ -19,7 +20,7 @@ export interface ReferencedTable {
  * The referenced rows stay share-locked until the transaction ends, so a concurrent delete waits
  * and then sees the new reference (see CatalogueService.remove).
  */
-export async function assertSameTenantReferences(manager: EntityManager, accountId: string, targets: ReferencedTable[]): Promise<void> {
+export async function assertSameTenantReferences(manager: EntityManager, accountId: AccountId, targets: ReferencedTable[]): Promise<void> {
   const errors: FieldError[] = [];
   for (const target of targets) {
     const ids = [...new Set(target.fields.map((f) => f.id).filter((id): id is string => typeof id === 'string'))];

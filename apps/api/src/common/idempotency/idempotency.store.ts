@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { AccountId } from '@app/vocabulary';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /** A first request that has not finished after this long is presumed dead and may be retried. */
@@ -8,7 +9,7 @@ export const IN_PROGRESS_TIMEOUT_SECONDS = 120;
 
 export interface IdempotencyScope {
   credentialId: string;
-  accountId: string;
+  accountId: AccountId;
   key: string;
 }
 

@@ -1,3 +1,4 @@
+import type { AccountId } from '@app/vocabulary';
 import type { Request } from 'express';
 import type { Role } from '@app/domain';
 
@@ -7,7 +8,7 @@ export interface PanelContext {
   /** Synchronizer token every form of this session carries. */
   csrfToken: string;
   user: { id: string; email: string; fullName: string; role: Role };
-  account: { id: string; name: string };
+  account: { id: AccountId; name: string };
   /** Disabled webhook endpoints of the company: the warning banner shows while this is above 0. */
   disabledEndpoints: number;
 }

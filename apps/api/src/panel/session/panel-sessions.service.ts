@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { execSql, newId } from '@app/database';
 import type { Role } from '@app/domain';
 import { PANEL_USER_ALLOWED, type PanelContext } from './panel-context';
+import { toAccountId, type AccountId } from '@app/vocabulary';
 
 /** A session ends after this long without a request… */
 export const SESSION_IDLE_MINUTES = 30;
@@ -43,7 +44,7 @@ export class PanelSessionsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** A new session (a new id on every sign-in: no fixation). Returns the cookie value. */
-  async start(userId: string, accountId: string): Promise<string> {
+  async start(userId: string, accountId: AccountId): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await execSql(this.dataSource, 'DELETE FROM panel_sessions WHERE expires_at <= now() OR (user_id = $1 AND last_seen_at <= now() - make_interval(mins => $2))', [
       userId,
@@ -87,7 +88,7 @@ export class PanelSessionsService {
         sessionId: row.id,
         csrfToken: row.csrf_token,
         user: { id: row.user_id, email: row.email, fullName: row.full_name, role: row.role },
-        account: { id: row.account_id, name: row.account_name },
+        account: { id: toAccountId(row.account_id), name: row.account_name },
         disabledEndpoints: row.disabled_endpoints,
       },
     };

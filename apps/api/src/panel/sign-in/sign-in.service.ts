@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { execSql } from '@app/database';
 import { hashSecret, verifySecret } from '@app/domain';
 import { PANEL_USER_ALLOWED } from '../session/panel-context';
+import { type AccountId, toAccountId } from '@app/vocabulary';
 
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_INPUT_MAX_LENGTH = 1024;
@@ -28,7 +29,7 @@ export class SignInService {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async verify(email: string, password: string): Promise<{ userId: string; accountId: string } | null> {
+  async verify(email: string, password: string): Promise<{ userId: string; accountId: AccountId } | null> {
     const { rows } = await execSql<CandidateRow>(
       this.dataSource,
       `SELECT u.id, u.account_id, u.password_hash, ${PANEL_USER_ALLOWED} AS allowed
@@ -39,7 +40,7 @@ export class SignInService {
     const candidate = rows[0];
     const passwordOk = await verifySecret(password, candidate?.password_hash ?? (await this.throwawayHash()));
     if (!candidate || !candidate.password_hash || !passwordOk || !candidate.allowed || !candidate.account_id) return null;
-    return { userId: candidate.id, accountId: candidate.account_id };
+    return { userId: candidate.id, accountId: toAccountId(candidate.account_id) };
   }
 
   private throwawayHash(): Promise<string> {
