@@ -5,7 +5,7 @@
 const { spawnSync } = require('node:child_process');
 const result = spawnSync(
   process.execPath,
-  ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--selectProjects', 'unit', 'test/deployment/queries.spec.ts'],
+  ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'test/deployment/queries.spec.ts', '--selectProjects', 'unit'],
   { stdio: 'inherit', env: { ...process.env, WRITE_QUERIES: '1' } },
 );
 process.exit(result.status ?? 1);

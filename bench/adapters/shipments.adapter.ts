@@ -1,7 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../libs/database/src';
 import { loadShipmentRecord } from '../../libs/domain/src';
-import type { SqlShim } from '../baseline/sql-shim';
 import type { SeededDevice } from '../seed/devices';
 import type { AccountId } from '@app/vocabulary';
 
@@ -12,7 +11,7 @@ import type { AccountId } from '@app/vocabulary';
  */
 export interface ShipmentDetailAdapter {
   seed(db: DataSource, accountId: AccountId, devices: readonly SeededDevice[]): Promise<number>;
-  detail(sql: SqlShim, accountId: AccountId, shipmentId: number): Promise<unknown>;
+  detail(sql: DataSource, accountId: AccountId, shipmentId: number): Promise<unknown>;
 }
 
 const circle = (latitude: number, longitude: number): string => JSON.stringify({ type: 'circle', center: { latitude, longitude }, radius_m: 500 });

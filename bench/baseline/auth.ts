@@ -3,7 +3,7 @@ import { decode, verify, type JwtPayload } from 'jsonwebtoken';
 import type { AppConfig } from '@app/config';
 import { CredentialLookupService } from '../../apps/api/src/auth/credential-lookup.service';
 import { TOKEN_ALGORITHM, verificationKeys } from '../../apps/api/src/auth/jwt.strategy';
-import type { SqlShim } from './sql-shim';
+import type { DataSource } from 'typeorm';
 import { toAccountId, type AccountId } from '@app/vocabulary';
 
 export class HttpFailure extends Error {
@@ -27,7 +27,7 @@ export class BaselineAuth {
 
   constructor(
     private readonly config: AppConfig,
-    sql: SqlShim,
+    sql: DataSource,
   ) {
     this.credentials = new CredentialLookupService(sql as never);
     this.keys = verificationKeys(config);

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { NotFoundError } from '../../apps/api/src/common/api-error';
 import { Paginator } from '../../apps/api/src/common/paginator';
 import { DEFAULT_PAGE_SIZE } from '../../apps/api/src/common/paging';
-import { DevicesRepository } from '../../apps/api/src/devices/devices.repository';
+import { DevicesRepository } from '@app/domain';
 import { DevicesService } from '../../apps/api/src/devices/devices.service';
 import { DeviceDto } from '../../apps/api/src/devices/dto/device.dto';
 import { TELEMETRY_DEFAULT_PAGE_SIZE, type TelemetryQueryDto } from '../../apps/api/src/telemetry/dto/telemetry-query.dto';
@@ -11,7 +11,7 @@ import { BUCKET_WIDTHS, type BucketName } from '../../apps/api/src/telemetry/tel
 import { TelemetryRepository } from '../../apps/api/src/telemetry/telemetry.repository';
 import { presentBucket, presentPoint, TelemetryService } from '../../apps/api/src/telemetry/telemetry.service';
 import { shipmentDetailAdapter } from '../adapters/shipments.adapter';
-import type { SqlShim } from './sql-shim';
+import type { DataSource } from 'typeorm';
 import type { AccountId } from '@app/vocabulary';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -37,7 +37,7 @@ export class BaselineRoutes {
 
   constructor(
     config: AppConfig,
-    private readonly sql: SqlShim,
+    private readonly sql: DataSource,
   ) {
     const dataSource = sql as never;
     this.devicesRepository = new DevicesRepository(dataSource);

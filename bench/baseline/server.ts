@@ -13,9 +13,9 @@ import { sqlShim } from './sql-shim';
  * throughput is the limit of this stack (Node + pg + PostgreSQL) on this machine.
  */
 const config = loadConfig();
-const { shim, pool } = sqlShim(config.databaseUrl);
-const auth = new BaselineAuth(config, shim);
-const routes = new BaselineRoutes(config, shim);
+const { dataSource, pool } = sqlShim(config.databaseUrl);
+const auth = new BaselineAuth(config, dataSource);
+const routes = new BaselineRoutes(config, dataSource);
 
 const DEVICES = new RegExp(`^/${API_PREFIX}/devices/?$`);
 const TELEMETRY = new RegExp(`^/${API_PREFIX}/devices/([^/]+)/telemetry/?$`);

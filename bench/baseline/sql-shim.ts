@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 
 /** The one DataSource method the project's repositories call: `query(sql, params)` → rows. */
 export interface SqlShim {
@@ -13,10 +13,15 @@ export interface SqlShim {
  */
 export function sqlShim(databaseUrl: string, max = 10): { shim: SqlShim; dataSource: DataSource; pool: Pool } {
   const pool = new Pool({ connectionString: databaseUrl, max, application_name: 'coldchain-bench-baseline' });
-  const shim: SqlShim & { manager?: SqlShim } = {
+  const shim: SqlShim = {
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows as unknown[],
   };
+  // The project's SQL helper runs statements on a DataSource's pg pool (`driver.master`): a
+  // DataSource object that has only that pool runs the same statements without TypeORM.
+  const dataSource = Object.create(DataSource.prototype) as DataSource;
+  Object.defineProperty(dataSource, 'driver', { value: { master: pool } });
   // Repositories default their EntityManager argument to `dataSource.manager`.
-  shim.manager = shim;
-  return { shim, dataSource: shim as unknown as DataSource, pool };
+  Object.defineProperty(dataSource, 'manager', { value: { connection: dataSource } });
+  Object.defineProperty(dataSource, 'query', { value: shim.query });
+  return { shim, dataSource, pool };
 }

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { eventMessageKey } from '@app/events';
+import { pingDatabase } from '@app/database';
 import { EventConsumer } from './consumer/event-consumer';
 import { AttemptRecorder } from './delivery/attempt-recorder';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, DeliveryStore } from './delivery/delivery-store';
@@ -119,7 +120,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register({ name: 'database', check: async () => void (await this.dataSource.query('SELECT 1')) });
+    this.readiness.register({ name: 'database', check: () => pingDatabase(this.dataSource) });
     this.readiness.register({
       name: 'broker',
       check: async () => {

@@ -1,6 +1,6 @@
 export * from './entities';
 export * from './migrations';
 export * from './data-source';
-export * from './legacy-sql';
 export * from './sql';
 export * from './pg-listener';
+export * from './database.repository';

@@ -1,6 +1,6 @@
 export * from './event-types';
 export * from './envelope';
-export * from './outbox';
+export * from './outbox.repository';
 export * from './topology';
 export * from './broker-connection';
 export * from './event-signature';

@@ -1,9 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
-import { execSql, newId, type SqlExecutor } from '@app/database';
-import { EVENT_TYPES, isEventType, type EventEnvelope } from '@app/events';
+import { newId } from '@app/database';
+import type { Db } from '@app/database/sql';
+import { EVENT_TYPES, findAccountEvent, isEventType, type EventEnvelope } from '@app/events';
 import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
-import { cancelPendingDeliveries, insertDelivery } from './delivery-records';
 import { WebhookEndpointAlreadyCreatedError, WebhookEndpointLimitError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import type {
   CreatedWebhookEndpoint,
@@ -19,41 +19,29 @@ import { WEBHOOK_TEST_EVENT_TYPE } from './headers';
 import { encryptSecret, generateSigningSecret } from './secret-box';
 import { WebhookDnsResolver } from './dns-resolver';
 import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './target-policy';
+import {
+  accountExists,
+  accountOfEndpoint,
+  cancelPendingDeliveries,
+  countEndpoints,
+  deleteEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  findEndpoint,
+  findSentEventBody,
+  insertDelivery,
+  insertEndpoint,
+  listAttempts,
+  listEndpoints,
+  lockAccountForRegistration,
+  rotateEndpointSecret,
+  updateEndpoint,
+  type WebhookEndpointRow as EndpointRow,
+} from './store/webhooks.repository';
 
 export const ATTEMPTS_VISIBLE = 100;
 export const DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT = 20;
 const MAX_DESCRIPTION = 500;
-
-interface EndpointRow {
-  id: string;
-  account_id: AccountId;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  consecutive_failures: number;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-  secret_rotated_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-interface AttemptRow {
-  id: string;
-  webhook_delivery_id: string;
-  event_id: string;
-  event_type: string;
-  attempt_number: number;
-  attempted_at: Date;
-  outcome: WebhookAttemptView['outcome'];
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-  disabled_reason, secret_rotated_at, created_at, updated_at`;
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
@@ -103,45 +91,27 @@ export class WebhookEndpointsService {
     const events = this.checkEvents(input.events);
     const description = this.checkDescription(input.description);
     if (!UUID.test(accountId)) throw new WebhookInputError('account_id', 'not an account id');
-    const account = await execSql(this.dataSource, 'SELECT 1 FROM accounts WHERE id = $1', [accountId]);
-    if (account.count === 0) throw new WebhookInputError('account_id', `no account ${accountId}`);
+    if (!(await accountExists(this.dataSource, accountId))) throw new WebhookInputError('account_id', `no account ${accountId}`);
 
     if (input.id !== undefined && !UUID.test(input.id)) throw new WebhookInputError('id', 'not an endpoint id');
 
     const id = input.id ?? newId();
     const secret = generateSigningSecret();
-    const rows = await this.dataSource.transaction(async (manager) => {
+    const created = await this.dataSource.transaction(async (manager) => {
       // Serialises this account's registrations (NO KEY UPDATE: foreign-key checks elsewhere are not blocked), so
       // concurrent requests cannot pass the cap together.
-      await execSql(manager, 'SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
-      const existing = await execSql<{ n: number; resubmitted: boolean }>(
-        manager,
-        'SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1',
-        [accountId, id],
-      );
-      const { n, resubmitted } = existing.rows[0] ?? { n: 0, resubmitted: false };
+      await lockAccountForRegistration(manager, accountId);
+      const { n, resubmitted } = await countEndpoints(manager, accountId, id);
       if (!resubmitted && n >= this.maxEndpoints) throw new WebhookEndpointLimitError(this.maxEndpoints);
-      return (
-        await execSql<EndpointRow>(
-          manager,
-          `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
-          [id, accountId, url, events, description, encryptSecret(this.options.secretsKey, secret, id)],
-        )
-      ).rows;
+      return insertEndpoint(manager, accountId, { id, url, events, description, secretCiphertext: encryptSecret(this.options.secretsKey, secret, id) });
     });
-    if (rows.length === 0) throw new WebhookEndpointAlreadyCreatedError();
-    return { ...present(rows[0]), signing_secret: secret };
+    if (!created) throw new WebhookEndpointAlreadyCreatedError();
+    return { ...present(created), signing_secret: secret };
   }
 
   async list(accountId: AccountId): Promise<WebhookEndpointView[]> {
     if (!UUID.test(accountId)) return [];
-    const { rows } = await execSql<EndpointRow>(
-      this.dataSource,
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
-      [accountId],
-    );
-    return rows.map(present);
+    return (await listEndpoints(this.dataSource, accountId)).map(present);
   }
 
   async get(accountId: AccountId, endpointId: string): Promise<WebhookEndpointView> {
@@ -154,28 +124,18 @@ export class WebhookEndpointsService {
     const url = input.url === undefined ? current.url : await this.checkUrl(input.url);
     const events = input.events === undefined ? current.events : this.checkEvents(input.events);
     const description = input.description === undefined ? current.description : this.checkDescription(input.description);
-    const { rows } = await execSql<EndpointRow>(
-      this.dataSource,
-      `UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, updated_at = now()
-        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [accountId, endpointId, url, events, description],
-    );
-    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
-    return present(rows[0]);
+    const updated = await updateEndpoint(this.dataSource, accountId, endpointId, { url, events, description });
+    if (!updated) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return present(updated);
   }
 
   /** A new secret, in force for the very next attempt (pending retries included). */
   async rotateSecret(accountId: AccountId, endpointId: string): Promise<RotatedWebhookSecret> {
     this.checkIds(accountId, endpointId);
     const secret = generateSigningSecret();
-    const { rows } = await execSql<EndpointRow>(
-      this.dataSource,
-      `UPDATE webhook_endpoints SET secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
-        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [accountId, endpointId, encryptSecret(this.options.secretsKey, secret, endpointId)],
-    );
-    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
-    return { endpoint: present(rows[0]), signing_secret: secret };
+    const rotated = await rotateEndpointSecret(this.dataSource, accountId, endpointId, encryptSecret(this.options.secretsKey, secret, endpointId));
+    if (!rotated) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return { endpoint: present(rotated), signing_secret: secret };
   }
 
   /**
@@ -184,15 +144,9 @@ export class WebhookEndpointsService {
    */
   async enable(accountId: AccountId, endpointId: string): Promise<WebhookEndpointView> {
     this.checkIds(accountId, endpointId);
-    const { rows } = await execSql<EndpointRow>(
-      this.dataSource,
-      `UPDATE webhook_endpoints
-          SET enabled = true, consecutive_failures = 0, disabled_at = NULL, disabled_reason = NULL, updated_at = now()
-        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [accountId, endpointId],
-    );
-    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
-    return present(rows[0]);
+    const enabled = await enableEndpoint(this.dataSource, accountId, endpointId);
+    if (!enabled) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return present(enabled);
   }
 
   /** Disables an endpoint and cancels its pending deliveries. Disabling twice keeps the first reason. */
@@ -200,23 +154,17 @@ export class WebhookEndpointsService {
     this.checkIds(accountId, endpointId);
     return this.dataSource.transaction(async (manager) => {
       // The endpoint row first: the dispatcher locks in the same order (no deadlock).
-      const { rows } = await execSql<EndpointRow>(
-        manager,
-        `UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $3, updated_at = now()
-          WHERE account_id = $1 AND id = $2 AND enabled RETURNING ${ENDPOINT_COLUMNS}`,
-        [accountId, endpointId, reason],
-      );
-      if (rows.length === 0) return present(await this.find(manager, accountId, endpointId));
+      const disabled = await disableEndpoint(manager, accountId, endpointId, reason);
+      if (!disabled) return present(await this.find(manager, accountId, endpointId));
       await cancelPendingDeliveries(manager, accountId, endpointId);
-      return present(rows[0]);
+      return present(disabled);
     });
   }
 
   /** Deletes the endpoint with its deliveries and attempt log. */
   async remove(accountId: AccountId, endpointId: string): Promise<void> {
     this.checkIds(accountId, endpointId);
-    const result = await execSql(this.dataSource, 'DELETE FROM webhook_endpoints WHERE account_id = $1 AND id = $2', [accountId, endpointId]);
-    if (result.count === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    if ((await deleteEndpoint(this.dataSource, accountId, endpointId)) === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
   }
 
   /** Queues a `webhook.test` event for this endpoint only (whatever its subscription). */
@@ -270,13 +218,7 @@ export class WebhookEndpointsService {
   /** The last attempts, newest first (at most 100 are kept per endpoint). */
   async listAttempts(accountId: AccountId, endpointId: string, limit = ATTEMPTS_VISIBLE): Promise<WebhookAttemptView[]> {
     await this.find(this.dataSource, accountId, endpointId);
-    const { rows } = await execSql<AttemptRow>(
-      this.dataSource,
-      `SELECT id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, error, duration_ms
-         FROM webhook_attempts WHERE account_id = $1 AND endpoint_id = $2
-        ORDER BY attempted_at DESC, id DESC LIMIT $3`,
-      [accountId, endpointId, Math.max(1, Math.min(limit, ATTEMPTS_VISIBLE))],
-    );
+    const rows = await listAttempts(this.dataSource, accountId, endpointId, Math.max(1, Math.min(limit, ATTEMPTS_VISIBLE)));
     return rows.map((row) => ({
       delivery_id: row.id,
       webhook_delivery_id: row.webhook_delivery_id,
@@ -297,19 +239,14 @@ export class WebhookEndpointsService {
    */
   async accountOfEndpoint(endpointId: string): Promise<AccountId | null> {
     if (!UUID.test(endpointId)) return null;
-    const { rows } = await execSql<{ account_id: AccountId }>(this.dataSource, 'SELECT account_id FROM webhook_endpoints WHERE id = $1', [endpointId]);
-    return rows[0]?.account_id ?? null;
+    return accountOfEndpoint(this.dataSource, endpointId);
   }
 
-  private async find(executor: SqlExecutor, accountId: AccountId, endpointId: string): Promise<EndpointRow> {
+  private async find(db: Db, accountId: AccountId, endpointId: string): Promise<EndpointRow> {
     this.checkIds(accountId, endpointId);
-    const { rows } = await execSql<EndpointRow>(
-      executor,
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND id = $2`,
-      [accountId, endpointId],
-    );
-    if (rows.length === 0) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
-    return rows[0];
+    const endpoint = await findEndpoint(db, accountId, endpointId);
+    if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    return endpoint;
   }
 
   /**
@@ -318,21 +255,12 @@ export class WebhookEndpointsService {
    * "expired" (409), not an error.
    */
   private async findEventBody(accountId: AccountId, endpointId: string, eventId: string): Promise<{ type: string; body: Buffer } | 'expired' | null> {
-    const sent = await execSql<{ event_type: string; body: Buffer | null }>(
-      this.dataSource,
-      `SELECT event_type, body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2
-        ORDER BY (body IS NOT NULL) DESC, (endpoint_id = $3) DESC, created_at LIMIT 1`,
-      [accountId, eventId, endpointId],
-    );
-    const body = sent.rows[0]?.body;
-    if (sent.rows[0] && body) return { type: sent.rows[0].event_type, body };
-    const outbox = await execSql<{ event_type: string; envelope: EventEnvelope }>(
-      this.dataSource,
-      'SELECT event_type, envelope FROM outbox_events WHERE account_id = $1 AND id = $2',
-      [accountId, eventId],
-    );
-    if (!outbox.rows[0]) return sent.rows[0] ? 'expired' : null;
-    return { type: outbox.rows[0].event_type, body: Buffer.from(JSON.stringify(outbox.rows[0].envelope)) };
+    const sent = await findSentEventBody(this.dataSource, accountId, eventId, endpointId);
+    const body = sent?.body;
+    if (sent && body) return { type: sent.event_type, body };
+    const outbox = await findAccountEvent(this.dataSource, accountId, eventId);
+    if (!outbox) return sent ? 'expired' : null;
+    return { type: outbox.event_type, body: Buffer.from(JSON.stringify(outbox.envelope)) };
   }
 
   private requireEnabled(endpoint: EndpointRow): void {

@@ -9,3 +9,4 @@ export * from './endpoints.types';
 export * from './endpoints.service';
 export * from './dns-resolver';
 export * from './retention';
+export * from './store/webhooks.repository';

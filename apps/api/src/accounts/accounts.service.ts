@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, In } from 'typeorm';
-import { Account } from '@app/database';
+import type { DataSource } from 'typeorm';
+import type { Account } from '@app/database';
+import { findAccount, listAccountsAmong, updateAccount } from '@app/domain';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import type { UpdateAccountDto } from './dto/account.dto';
@@ -32,22 +33,14 @@ const COLUMN_BY_FIELD: Record<keyof UpdateAccountDto, keyof Account> = {
 export class AccountsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private get repository() {
-    return this.dataSource.getRepository(Account);
-  }
-
   async list(allowed: readonly string[], page: PageRequest): Promise<Account[]> {
     if (allowed.length === 0) return [];
     const after = page.after?.[0];
-    return this.repository.find({
-      where: { id: typeof after === 'string' ? In(allowed.filter((id) => id > after)) : In([...allowed]) },
-      order: { id: 'ASC' },
-      take: page.limit + 1,
-    });
+    return listAccountsAmong(this.dataSource, allowed, typeof after === 'string' ? after : null, page.limit + 1);
   }
 
   async get(allowed: readonly string[], accountId: AccountId): Promise<Account> {
-    const account = allowed.includes(accountId) ? await this.repository.findOneBy({ id: accountId }) : null;
+    const account = allowed.includes(accountId) ? await findAccount(this.dataSource, accountId) : null;
     if (!account) throw new NotFoundError('Account');
     return account;
   }
@@ -58,7 +51,7 @@ export class AccountsService {
     for (const [field, column] of Object.entries(COLUMN_BY_FIELD) as Array<[keyof UpdateAccountDto, keyof Account]>) {
       if (changes[field] !== undefined) (patch as Record<string, unknown>)[column] = changes[field];
     }
-    if (Object.keys(patch).length > 0) await this.repository.update({ id: account.id }, patch);
+    if (Object.keys(patch).length > 0) await updateAccount(this.dataSource, account.id, patch);
     return this.get(allowed, accountId);
   }
 }

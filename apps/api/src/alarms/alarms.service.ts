@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ALARM_ROW_COLUMNS, findAlarmRow, presentAlarm, type AlarmRow } from '@app/domain';
+import { findAlarmRow, listAlarmRows, lockAlarmRow, markAlarmResolved, presentAlarm, type AlarmRow } from '@app/domain';
 import { writeOutboxEvent } from '@app/events';
 import { ConflictError, NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
@@ -25,23 +25,20 @@ export class AlarmsService {
 
   /** Newest first (ids are time ordered). */
   async list(accountId: AccountId, filters: AlarmFilters, page: PageRequest): Promise<AlarmRow[]> {
-    const params: unknown[] = [accountId, page.limit + 1];
-    const where = ['account_id = $1'];
-    const add = (condition: (placeholder: string) => string, value: unknown): void => {
-      params.push(value);
-      where.push(condition(`$${params.length}`));
-    };
-    if (filters.resolved !== undefined) where.push(filters.resolved === 'true' ? 'resolved_at IS NOT NULL' : 'resolved_at IS NULL');
-    if (filters.severity) add((p) => `severity = ${p}`, filters.severity);
-    if (filters.device_id) add((p) => `device_id = ${p}`, filters.device_id);
-    if (filters.shipment_id !== undefined) add((p) => `shipment_id = ${p}`, filters.shipment_id);
-    if (filters.lifecycle_id) add((p) => `lifecycle_id = ${p}`, filters.lifecycle_id);
     const after = page.after?.[0];
-    if (typeof after === 'string') add((p) => `id < ${p}`, after);
-    return (await this.dataSource.query(
-      `SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $2`,
-      params,
-    )) as AlarmRow[];
+    return listAlarmRows(
+      this.dataSource,
+      accountId,
+      {
+        resolved: filters.resolved === undefined ? undefined : filters.resolved === 'true',
+        severity: filters.severity,
+        deviceId: filters.device_id,
+        shipmentId: filters.shipment_id,
+        lifecycleId: filters.lifecycle_id,
+        before: typeof after === 'string' ? after : null,
+      },
+      page.limit + 1,
+    );
   }
 
   async get(accountId: AccountId, alarmId: string): Promise<AlarmRow> {
@@ -57,21 +54,14 @@ export class AlarmsService {
    */
   async setResolved(accountId: AccountId, alarmId: string, resolved: boolean): Promise<AlarmRow> {
     return this.dataSource.transaction(async (manager) => {
-      const [alarm] = (await manager.query(`SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE account_id = $1 AND id = $2 FOR UPDATE`, [
-        accountId,
-        alarmId,
-      ])) as AlarmRow[];
+      const alarm = await lockAlarmRow(manager, accountId, alarmId);
       if (!alarm) throw new NotFoundError('Alarm');
       if (!resolved) {
         if (alarm.resolved_at) throw new AlarmAlreadyResolvedError();
         return alarm;
       }
       if (alarm.resolved_at) return alarm;
-      const [rows] = (await manager.query(
-        `UPDATE alarms SET resolved_at = now(), updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${ALARM_ROW_COLUMNS}`,
-        [accountId, alarmId],
-      )) as [AlarmRow[], number];
-      const updated = rows[0];
+      const updated = await markAlarmResolved(manager, accountId, alarmId);
       await writeOutboxEvent(manager, {
         accountId,
         type: 'alarm.resolved',

@@ -22,7 +22,7 @@ export function checkRanges(fields: WritableFields<CreateAlertPresetDto>): void 
 
 /** Who may still point at an alert preset. */
 export const ALERT_PRESET_REFERENCES: ReferenceCheck[] = [
-  referencedByShipmentTemplates(['alert_preset_id']),
+  referencedByShipmentTemplates('alert_preset'),
   referencedByActiveShipments(['alert_preset_id']),
   REFERENCED_BY_DEVICE_SETTINGS,
 ];

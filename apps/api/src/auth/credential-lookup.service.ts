@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { poolQuery } from '@app/database/pool-query';
+import { findCredentialByClientId, touchCredential } from '@app/domain';
 
 export interface CredentialRecord {
   id: string;
@@ -11,15 +11,6 @@ export interface CredentialRecord {
   revoked: boolean;
   /** Active customer accounts on the allow-list, in a stable order. */
   accountIds: string[];
-}
-
-interface CredentialRow {
-  id: string;
-  client_id: string;
-  secret_hash: string;
-  scopes: string[];
-  revoked: boolean;
-  account_ids: string[];
 }
 
 /** "Last used" is kept to the minute; a touch within this interval changes nothing. */
@@ -40,18 +31,7 @@ export class CredentialLookupService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async findByClientId(clientId: string): Promise<CredentialRecord | null> {
-    const rows = await poolQuery<CredentialRow>(
-      this.dataSource,
-      `SELECT c.id, c.client_id, c.secret_hash, c.scopes, c.revoked_at IS NOT NULL AS revoked,
-              COALESCE(array_agg(a.id ORDER BY a.id) FILTER (WHERE a.id IS NOT NULL), '{}') AS account_ids
-         FROM api_credentials c
-         LEFT JOIN api_credential_accounts ca ON ca.credential_id = c.id
-         LEFT JOIN accounts a ON a.id = ca.account_id AND a.status = 'active' AND a.kind = 'customer'
-        WHERE c.client_id = $1
-        GROUP BY c.id`,
-      [clientId],
-    );
-    const row = rows[0];
+    const row = await findCredentialByClientId(this.dataSource, clientId);
     if (!row) return null;
     return {
       id: row.id,
@@ -74,12 +54,7 @@ export class CredentialLookupService {
     if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
     if (this.touchedAt.size >= MAX_REMEMBERED_TOUCHES) this.touchedAt.clear();
     this.touchedAt.set(credentialId, now);
-    void this.dataSource
-      .query(
-        `UPDATE api_credentials SET last_used_at = now()
-          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-        [credentialId],
-      )
+    void touchCredential(this.dataSource, credentialId)
       // Informational only: a failure must not fail the request, but it is not hidden either.
       .catch((error: unknown) => this.logger.warn(`could not record last use of credential ${credentialId}: ${error instanceof Error ? error.message : String(error)}`));
   }

@@ -27,7 +27,7 @@ export function checkIdentifiersApply(fields: WritableFields<CreateCarrierDto>):
 
 /** Who may still point at a carrier. */
 export const CARRIER_REFERENCES: ReferenceCheck[] = [
-  referencedByShipmentTemplates(['carrier_id'], ['carrier_id']),
+  referencedByShipmentTemplates('carrier'),
   referencedByActiveShipments(['carrier_id'], ['carrier_id']),
 ];
 

@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { alertPresetExists, inconsistentThresholds, toSensors, toThresholds, type Sensors, type Thresholds } from '@app/domain';
+import {
+  alertPresetExists,
+  DevicesRepository,
+  inconsistentThresholds,
+  toSensors,
+  toThresholds,
+  type DeviceRow,
+  type MaintenanceRow,
+  type Sensors,
+  type SettingsChange,
+  type Thresholds,
+} from '@app/domain';
 import { NotFoundError, ValidationFailedError, type FieldError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
-import { DevicesRepository, type DeviceRow, type MaintenanceRow, type SettingsChange } from './devices.repository';
 import type { UpdateDeviceSettingsDto } from './dto/device-settings.dto';
 import type { DeviceStatusDto } from './dto/device-status.dto';
 import type { AccountId } from '@app/vocabulary';

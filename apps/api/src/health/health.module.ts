@@ -1,3 +1,4 @@
+import { pingDatabase } from '@app/database';
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -19,6 +20,6 @@ export class HealthModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register({ name: 'database', check: async () => void (await this.dataSource.query('SELECT 1')) });
+    this.readiness.register({ name: 'database', check: () => pingDatabase(this.dataSource) });
   }
 }

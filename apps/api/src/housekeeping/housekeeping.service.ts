@@ -1,3 +1,4 @@
+import { prunePublishedEvents } from '@app/events';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -5,8 +6,8 @@ import type { AppConfig } from '@app/config';
 import { LOGGER, type AppLogger } from '@app/observability';
 import { pruneWebhookHistory } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
-import { PanelSessionsService } from '../panel/session/panel-sessions.service';
-import { IdempotencyStore } from '../common/idempotency/idempotency.store';
+import { PanelSessionsRepository } from '../panel/session/panel-sessions.repository';
+import { IdempotencyRepository } from '../common/idempotency/idempotency.repository';
 
 const INTERVAL_MS = 60 * 60 * 1000;
 const BATCH = 5000;
@@ -24,8 +25,8 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly idempotency: IdempotencyStore,
-    private readonly panelSessions: PanelSessionsService,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly panelSessions: PanelSessionsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -43,19 +44,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
 
   async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number; panelSessions: number; webhookAttempts: number; webhookDeliveries: number; webhookBodies: number }> {
     const idempotencyRecords = await this.idempotency.purgeExpired();
-    let outboxEvents = 0;
-    for (;;) {
-      const deleted: unknown[] = await this.dataSource.query(
-        `DELETE FROM outbox_events WHERE seq IN (
-           SELECT seq FROM outbox_events
-            WHERE published_at IS NOT NULL AND published_at < now() - make_interval(days => $1)
-            LIMIT $2)
-         RETURNING 1`,
-        [this.config.outboxRetentionDays, BATCH],
-      );
-      outboxEvents += deleted.length;
-      if (deleted.length < BATCH) break;
-    }
+    const outboxEvents = await prunePublishedEvents(this.dataSource, this.config.outboxRetentionDays, BATCH);
     const panelSessions = await this.panelSessions.purgeExpired();
     const webhooks = await pruneWebhookHistory(this.dataSource, this.config.webhookRetentionDays, BATCH);
     const counts = {

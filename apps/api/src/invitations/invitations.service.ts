@@ -1,9 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager, IsNull, QueryFailedError } from 'typeorm';
+import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { Account, newId, User, UserInvitation } from '@app/database';
-import { COMPANY_ADMIN, createInvitation, emailTaken, hashSecret, InvitationConflictError } from '@app/domain';
+import { newId, type UserInvitation } from '@app/database';
+import {
+  COMPANY_ADMIN,
+  createInvitation,
+  emailTaken,
+  findAccount,
+  findInvitationByTokenHash,
+  findUnrevokedInvitationForUpdate,
+  hashSecret,
+  insertUser,
+  InvitationConflictError,
+  listInvitations,
+  saveInvitation,
+} from '@app/domain';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import { APP_CONFIG } from '../config/config.module';
@@ -32,15 +44,7 @@ export class InvitationsService {
   /** Revoked invitations are gone from the API's point of view. */
   async list(accountId: AccountId, page: PageRequest): Promise<UserInvitation[]> {
     const after = page.after?.[0];
-    const query = this.dataSource
-      .getRepository(UserInvitation)
-      .createQueryBuilder('invitation')
-      .where('invitation.account_id = :accountId', { accountId })
-      .andWhere('invitation.revoked_at IS NULL')
-      .orderBy('invitation.id', 'ASC')
-      .take(page.limit + 1);
-    if (typeof after === 'string') query.andWhere('invitation.id > :after', { after });
-    return query.getMany();
+    return listInvitations(this.dataSource, accountId, typeof after === 'string' ? after : undefined, page.limit + 1);
   }
 
   /**
@@ -70,15 +74,11 @@ export class InvitationsService {
 
   async revoke(accountId: AccountId, invitationId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const repository = manager.getRepository(UserInvitation);
-      const invitation = await repository.findOne({
-        where: { accountId, id: invitationId, revokedAt: IsNull() },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const invitation = await findUnrevokedInvitationForUpdate(manager, accountId, invitationId);
       if (!invitation) throw new NotFoundError('Invitation');
       if (invitation.acceptedAt) throw invitationAlreadyAccepted();
       invitation.revokedAt = new Date();
-      await repository.save(invitation);
+      await saveInvitation(manager, invitation);
     });
   }
 
@@ -98,26 +98,23 @@ export class InvitationsService {
         const check = await this.checkWith(manager, token, true);
         if (!check.ok) return check;
         const { invitation } = check;
-        const users = manager.getRepository(User);
-        const user = await users.save(
-          users.create({
-            id: newId(),
-            accountId: invitation.accountId,
-            email: invitation.email,
-            fullName: invitation.fullName,
-            phone: null,
-            locale: null,
-            role: invitation.role,
-            isActive: true,
-            isPlatformStaff: false,
-            isSuperuser: false,
-            passwordHash,
-            deactivatedAt: null,
-          }),
-        );
+        const user = await insertUser(manager, {
+          id: newId(),
+          accountId: invitation.accountId,
+          email: invitation.email,
+          fullName: invitation.fullName,
+          phone: null,
+          locale: null,
+          role: invitation.role,
+          isActive: true,
+          isPlatformStaff: false,
+          isSuperuser: false,
+          passwordHash,
+          deactivatedAt: null,
+        });
         invitation.acceptedAt = new Date();
         invitation.acceptedUserId = user.id;
-        await manager.getRepository(UserInvitation).save(invitation);
+        await saveInvitation(manager, invitation);
         return check;
       });
     } catch (error) {
@@ -131,15 +128,12 @@ export class InvitationsService {
 
   private async checkWith(manager: EntityManager, token: string, lock: boolean): Promise<LinkCheck> {
     if (!TOKEN_PATTERN.test(token)) return { ok: false, problem: 'invalid' };
-    const invitation = await manager.getRepository(UserInvitation).findOne({
-      where: { tokenHash: hashInvitationToken(token) },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const invitation = await findInvitationByTokenHash(manager, hashInvitationToken(token), lock);
     if (!invitation) return { ok: false, problem: 'invalid' };
     if (invitation.revokedAt) return { ok: false, problem: 'revoked' };
     if (invitation.acceptedAt) return { ok: false, problem: 'used' };
     if (invitation.expiresAt <= new Date()) return { ok: false, problem: 'expired' };
-    const account = await manager.getRepository(Account).findOneBy({ id: invitation.accountId });
+    const account = await findAccount(manager, invitation.accountId);
     if (!account || account.status !== 'active') return { ok: false, problem: 'account_inactive' };
     // Whoever holds the link owns the address: telling them it already has an account discloses nothing.
     if (await emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };

@@ -8,7 +8,7 @@ import { referencedByActiveShipments } from '../shipments/shipment-references';
 
 /** Who may still point at a location. */
 export const LOCATION_REFERENCES: ReferenceCheck[] = [
-  referencedByShipmentTemplates(['origin_location_id', 'destination_location_id'], ['from_location_id', 'to_location_id']),
+  referencedByShipmentTemplates('location'),
   referencedByActiveShipments(['origin_location_id', 'destination_location_id'], ['from_location_id', 'to_location_id']),
 ];
 

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { PgListener } from '@app/database';
 import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, OUTBOX_NOTIFY_CHANNEL, signEventMessage, type DomainEventMessage } from '@app/events';
 import type { AppLogger } from '@app/observability';
-import { claimOutboxBatch, markPublished, type OutboxRow } from './outbox-store';
+import { claimOutboxBatch, markPublished, type OutboxRow } from '@app/events';
 
 export const OUTBOX_CHANNEL = OUTBOX_NOTIFY_CHANNEL;
 

@@ -9,7 +9,7 @@ import { ReadinessRegistry } from '@app/observability';
 import type { AppLogger } from '@app/observability';
 import { Metrics } from '../observability/metrics';
 import { OutboxRelay } from './outbox-relay';
-import { outboxBacklog } from './outbox-store';
+import { outboxBacklog } from '@app/events';
 
 /**
  * The outbox relay of this api replica: started on bootstrap unless OUTBOX_RELAY=off, stopped

@@ -10,7 +10,7 @@ import { HomeController } from './home/home.controller';
 import { PanelAssetsController } from './panel-assets.controller';
 import { PanelErrorFilter } from './panel-error.filter';
 import { PanelSessionGuard } from './session/panel-session.guard';
-import { PanelSessionsService } from './session/panel-sessions.service';
+import { PanelSessionsRepository } from './session/panel-sessions.repository';
 import { SignInController } from './sign-in/sign-in.controller';
 import { SignInService } from './sign-in/sign-in.service';
 import { SignInThrottle } from './sign-in/sign-in-throttle';
@@ -32,7 +32,7 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
 @Module({
   controllers: [SignInController, HomeController, PanelCredentialsController, PanelWebhooksController, PanelAssetsController],
   providers: [
-    PanelSessionsService,
+    PanelSessionsRepository,
     PanelSessionGuard,
     PanelErrorFilter,
     PanelPages,
@@ -52,6 +52,6 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
         }),
     },
   ],
-  exports: [PanelSessionsService],
+  exports: [PanelSessionsRepository],
 })
 export class PanelModule {}

@@ -6,7 +6,7 @@ import type { CreateReceiverDto } from './dto/create-receiver.dto';
 import { referencedByActiveShipments } from '../shipments/shipment-references';
 
 /** Who may still point at a receiver. */
-export const RECEIVER_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates(['receiver_id']), referencedByActiveShipments(['receiver_id'])];
+export const RECEIVER_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates('receiver'), referencedByActiveShipments(['receiver_id'])];
 
 /** Delivery parties live in a jsonb column of the receiver: they have no identity of their own. */
 export const RECEIVERS: CatalogueFamily<Receiver, CreateReceiverDto> = {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { readReportChunk } from '@app/domain';
 import type { AccountId } from '@app/vocabulary';
 
 /** Bytes read from the database per round trip while streaming a download. */
@@ -16,13 +17,7 @@ export class ReportFileReader {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** `length` bytes from `offset` (0-based); shorter at the end of the file. */
-  async readChunk(accountId: AccountId, reportId: string, offset: number, length: number): Promise<Buffer> {
-    const rows = (await this.dataSource.query(
-      `SELECT substring(f.content FROM $3::int FOR $4::int) AS chunk
-         FROM report_files f JOIN reports r ON r.id = f.report_id
-        WHERE r.account_id = $1 AND f.report_id = $2`,
-      [accountId, reportId, offset + 1, length],
-    )) as Array<{ chunk: Buffer }>;
-    return rows[0]?.chunk ?? Buffer.alloc(0);
+  readChunk(accountId: AccountId, reportId: string, offset: number, length: number): Promise<Buffer> {
+    return readReportChunk(this.dataSource, accountId, reportId, offset, length);
   }
 }

@@ -1,20 +1,10 @@
+import { isUsedByShipmentTemplates, type TemplateReference } from '@app/domain';
 import type { ReferenceCheck } from '../common/catalogue/catalogue-family';
 
-/**
- * A record is used by a shipment template when one of the template's columns, or a key of one
- * of its transport legs (jsonb containment, GIN-indexed), holds its id.
- */
-export function referencedByShipmentTemplates(columns: string[], legKeys: string[] = []): ReferenceCheck {
-  const conditions = [
-    ...columns.map((column) => `${column} = $2`),
-    ...legKeys.map((_, index) => `transport_legs @> $${index + 3}::jsonb`),
-  ];
-  const sql = `SELECT EXISTS (SELECT 1 FROM shipment_templates WHERE account_id = $1 AND (${conditions.join(' OR ')})) AS used`;
+/** A record is used by a shipment template when one of its columns or transport legs names it. */
+export function referencedByShipmentTemplates(reference: TemplateReference): ReferenceCheck {
   return {
     what: 'a shipment template',
-    async isReferenced(manager, accountId, id) {
-      const rows: Array<{ used: boolean }> = await manager.query(sql, [accountId, id, ...legKeys.map((key) => JSON.stringify([{ [key]: id }]))]);
-      return rows[0]?.used === true;
-    },
+    isReferenced: (manager, accountId, id) => isUsedByShipmentTemplates(manager, accountId, reference, id),
   };
 }

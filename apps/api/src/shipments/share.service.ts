@@ -2,24 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { execSql } from '@app/database';
+import { findShare, keyShareShipment, putShare, revokeShare, shareByTokenHash, viewShare, type ShareRow } from '@app/domain';
 import { NotFoundError, ValidationFailedError } from '../common/api-error';
 import { APP_CONFIG } from '../config/config.module';
 import { SHARE_LIMITS, type PutShareDto, type ShareDto } from './dto/share.dto';
 import { timingSafeEqual } from 'node:crypto';
 import { deriveShareToken, hashShareToken, newShareNonce, SHARE_TOKEN_PATTERN, shareLinkKey, TRACKING_PAGE_PATH } from './share-token';
 import { type AccountId, toAccountId } from '@app/vocabulary';
-
-interface ShareRow {
-  token_hash: Buffer;
-  /** Null for a share created before links were derivable: its URL cannot be shown. */
-  link_nonce: Buffer | null;
-  expires_at: Date;
-  max_views: number;
-  view_count: number;
-  created_at: Date;
-  revoked_at: Date | null;
-}
 
 const HOUR_MS = 3_600_000;
 /** Clock and network slack on the bounds of `expires_at`. */
@@ -32,7 +21,7 @@ export interface SharedShipment {
   expiresAt: Date;
 }
 
-function present(row: ShareRow | undefined, now: Date, link: (row: ShareRow) => string | null): ShareDto {
+function present(row: ShareRow | null, now: Date, link: (row: ShareRow) => string | null): ShareDto {
   if (!row) return { enabled: false, url: null, expires_at: null, max_views: null, view_count: 0, created_at: null, revoked_at: null };
   const enabled = row.revoked_at === null && row.expires_at.getTime() > now.getTime() && row.view_count < row.max_views;
   return {
@@ -45,10 +34,6 @@ function present(row: ShareRow | undefined, now: Date, link: (row: ShareRow) => 
     revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
   };
 }
-
-type ShareHit = { account_id: string; shipment_id: number; expires_at: Date };
-
-const RETURNED = 'token_hash, link_nonce, expires_at, max_views, view_count, created_at, revoked_at';
 
 /**
  * The single share record of a shipment (spec §2.3). Its link token is derived — an HMAC under a
@@ -71,7 +56,7 @@ export class ShareService {
   async get(accountId: AccountId, shipmentId: number): Promise<ShareDto> {
     return this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
-      return present(await this.row(manager, accountId, shipmentId), new Date(), (row) => this.url(accountId, shipmentId, row));
+      return present(await findShare(manager, accountId, shipmentId), new Date(), (row) => this.url(accountId, shipmentId, row));
     });
   }
 
@@ -92,15 +77,7 @@ export class ShareService {
     const token = deriveShareToken(this.linkKey, { accountId, shipmentId, nonce });
     return this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
-      const [row] = (await manager.query(
-        `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, link_nonce, expires_at, max_views, view_count, created_at, revoked_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, NULL, $7)
-         ON CONFLICT (shipment_id) DO UPDATE
-           SET token_hash = EXCLUDED.token_hash, link_nonce = EXCLUDED.link_nonce, expires_at = EXCLUDED.expires_at, max_views = EXCLUDED.max_views,
-               view_count = 0, created_at = EXCLUDED.created_at, revoked_at = NULL, updated_at = EXCLUDED.updated_at
-         RETURNING ${RETURNED}`,
-        [shipmentId, accountId, hashShareToken(token), nonce, expiresAt.toISOString(), body.max_views, now.toISOString()],
-      )) as ShareRow[];
+      const row = await putShare(manager, accountId, shipmentId, { tokenHash: hashShareToken(token), nonce, expiresAt, maxViews: body.max_views, now });
       return present(row, now, (stored) => this.url(accountId, shipmentId, stored));
     });
   }
@@ -109,10 +86,7 @@ export class ShareService {
   async revoke(accountId: AccountId, shipmentId: number): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.requireShipment(manager, accountId, shipmentId);
-      await manager.query(
-        `UPDATE shipment_shares SET revoked_at = now(), updated_at = now() WHERE account_id = $1 AND shipment_id = $2 AND revoked_at IS NULL`,
-        [accountId, shipmentId],
-      );
+      await revokeShare(manager, accountId, shipmentId);
     });
   }
 
@@ -134,12 +108,7 @@ export class ShareService {
   private async viewable(token: string, countView: boolean): Promise<SharedShipment | null> {
     if (!SHARE_TOKEN_PATTERN.test(token)) return null;
     if (!(await this.derivedWithCurrentKey(token))) return null;
-    const working = `sh.token_hash = $1 AND sh.revoked_at IS NULL AND sh.expires_at > now() AND sh.view_count < sh.max_views
-          AND EXISTS (SELECT 1 FROM shipments s WHERE s.id = sh.shipment_id AND s.account_id = sh.account_id AND s.deleted_at IS NULL)`;
-    const sql = countView
-      ? `UPDATE shipment_shares sh SET view_count = sh.view_count + 1 WHERE ${working} RETURNING sh.account_id, sh.shipment_id, sh.expires_at`
-      : `SELECT sh.account_id, sh.shipment_id, sh.expires_at FROM shipment_shares sh WHERE ${working}`;
-    const row = (await execSql<ShareHit>(this.dataSource, sql, [hashShareToken(token)])).rows[0];
+    const row = await viewShare(this.dataSource, hashShareToken(token), countView);
     return row ? { accountId: toAccountId(row.account_id), shipmentId: row.shipment_id, expiresAt: row.expires_at } : null;
   }
 
@@ -148,13 +117,7 @@ export class ShareService {
    * after a rotation of the key, old links stop working. (Legacy shares without a nonce pass.)
    */
   private async derivedWithCurrentKey(token: string): Promise<boolean> {
-    const [share] = (
-      await execSql<{ account_id: string; shipment_id: number; link_nonce: Buffer | null }>(
-        this.dataSource,
-        'SELECT account_id, shipment_id, link_nonce FROM shipment_shares WHERE token_hash = $1',
-        [hashShareToken(token)],
-      )
-    ).rows;
+    const share = await shareByTokenHash(this.dataSource, hashShareToken(token));
     if (!share) return false;
     if (!share.link_nonce) return true;
     const derived = Buffer.from(deriveShareToken(this.linkKey, { accountId: toAccountId(share.account_id), shipmentId: share.shipment_id, nonce: share.link_nonce }));
@@ -176,15 +139,6 @@ export class ShareService {
   }
 
   private async requireShipment(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<void> {
-    const rows = (await manager.query(`SELECT 1 FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR KEY SHARE`, [accountId, shipmentId])) as unknown[];
-    if (rows.length === 0) throw new NotFoundError('Shipment');
-  }
-
-  private async row(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<ShareRow | undefined> {
-    const rows = (await manager.query(
-      `SELECT ${RETURNED} FROM shipment_shares WHERE account_id = $1 AND shipment_id = $2`,
-      [accountId, shipmentId],
-    )) as ShareRow[];
-    return rows[0];
+    if (!(await keyShareShipment(manager, accountId, shipmentId))) throw new NotFoundError('Shipment');
   }
 }

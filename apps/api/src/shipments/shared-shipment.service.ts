@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { displayedLimits, findShipmentRow, presentShipmentRecord, reportThresholds, trackedPointsQuery, type ShipmentStatus } from '@app/domain';
+import { displayedLimits, findShipmentRow, lastTrackedFix, presentShipmentRecord, reportThresholds, shipmentDeviceSettings, type ShipmentStatus } from '@app/domain';
 import { BUCKET_WIDTHS } from '../telemetry/telemetry-buckets';
 import type { SharedShipment } from './share.service';
 import { TrackingService } from './tracking.service';
@@ -57,22 +57,14 @@ export class SharedShipmentService {
     const scope = { accountId, shipmentId, deviceId: null, from, to, now };
     const buckets = await this.tracking.bucketsOf(scope, widthMs, CHART_MAX_BUCKETS + 1);
 
-    const tracked = trackedPointsQuery({ accountId, shipmentId, now });
-    const [fix] = (await manager.query(
-      `SELECT p.latitude, p.longitude, p.recorded_at FROM (${tracked.sql}) p WHERE p.latitude IS NOT NULL ORDER BY p.recorded_at DESC LIMIT 1`,
-      tracked.params,
-    )) as Array<{ latitude: number; longitude: number; recorded_at: Date }>;
+    const fix = await lastTrackedFix(manager, { accountId, shipmentId, now });
     const vessel = record.ais_position;
     let lastPosition: SharedShipmentView['lastPosition'] = fix ? { latitude: fix.latitude, longitude: fix.longitude, recordedAt: fix.recorded_at, source: 'tracker' } : null;
     if (vessel && (!lastPosition || new Date(vessel.recorded_at) > lastPosition.recordedAt)) {
       lastPosition = { latitude: vessel.latitude, longitude: vessel.longitude, recordedAt: new Date(vessel.recorded_at), source: 'vessel' };
     }
 
-    const devices = (await manager.query(
-      `SELECT l.thresholds, l.alert_preset_id FROM shipment_devices sd JOIN device_lifecycles l ON l.id = sd.lifecycle_id
-        WHERE sd.account_id = $1 AND sd.shipment_id = $2 ORDER BY sd.attached_at, sd.id`,
-      [accountId, shipmentId],
-    )) as Array<{ thresholds: unknown; alert_preset_id: string | null }>;
+    const devices = await shipmentDeviceSettings(manager, accountId, shipmentId);
     const limits = displayedLimits(await reportThresholds(manager, accountId, devices.map((d) => ({ thresholds: d.thresholds, alertPresetId: d.alert_preset_id })), row.alert_preset_id));
 
     return {

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
+import { devicesInOtherShipments, endAttachments, insertAttachments, visibleDeviceLifecycles } from '@app/domain';
 import type { FieldError } from '../common/api-error';
 import { MAX_SHIPMENT_DEVICES } from './dto/create-shipment.dto';
 import { DeviceNotEligibleError, TooManyDevicesError } from './shipment-errors';
@@ -25,22 +26,10 @@ export async function eligibleLifecycles(
   fieldOf: (deviceId: string) => string,
 ): Promise<Map<string, string>> {
   if (deviceIds.length === 0) return new Map();
-  const visible = (await manager.query(
-    `SELECT d.id AS device_id, l.id AS lifecycle_id
-       FROM device_lifecycles l JOIN devices d ON d.id = l.device_id
-      WHERE l.account_id = $1 AND l.ended_at IS NULL AND d.approval_status = 'approved' AND d.deleted_at IS NULL
-        AND d.id = ANY($2::uuid[])
-      ORDER BY l.id
-        FOR KEY SHARE OF l`,
-    [accountId, deviceIds],
-  )) as Array<{ device_id: string; lifecycle_id: string }>;
-  const busy = (await manager.query(
-    `SELECT device_id FROM shipment_devices
-      WHERE account_id = $1 AND device_id = ANY($2::uuid[]) AND detached_at IS NULL AND shipment_id IS DISTINCT FROM $3`,
-    [accountId, deviceIds, shipmentId],
-  )) as Array<{ device_id: string }>;
+  const visible = await visibleDeviceLifecycles(manager, accountId, deviceIds);
+  const busy = await devicesInOtherShipments(manager, accountId, deviceIds, shipmentId);
   const lifecycles = new Map(visible.map((row) => [row.device_id, row.lifecycle_id]));
-  const inOtherShipment = new Set(busy.map((row) => row.device_id));
+  const inOtherShipment = new Set(busy);
   const errors: FieldError[] = [];
   for (const deviceId of deviceIds) {
     if (!lifecycles.has(deviceId)) {
@@ -55,19 +44,11 @@ export async function eligibleLifecycles(
 
 export async function attachDevices(manager: EntityManager, accountId: AccountId, shipmentId: number, lifecycles: Map<string, string>, at: Date): Promise<void> {
   if (lifecycles.size === 0) return;
-  await manager.query(
-    `INSERT INTO shipment_devices (shipment_id, account_id, device_id, lifecycle_id, attached_at)
-     SELECT $1, $2, device_id, lifecycle_id, $5 FROM unnest($3::uuid[], $4::uuid[]) AS a(device_id, lifecycle_id)`,
-    [shipmentId, accountId, [...lifecycles.keys()], [...lifecycles.values()], at.toISOString()],
-  );
+  await insertAttachments(manager, accountId, shipmentId, lifecycles, at);
 }
 
 export async function detachDevices(manager: EntityManager, accountId: AccountId, shipmentId: number, deviceIds: readonly string[] | 'all', at: Date): Promise<void> {
-  await manager.query(
-    `UPDATE shipment_devices SET detached_at = GREATEST($4::timestamptz, attached_at)
-      WHERE account_id = $1 AND shipment_id = $2 AND detached_at IS NULL AND ($3::uuid[] IS NULL OR device_id = ANY($3::uuid[]))`,
-    [accountId, shipmentId, deviceIds === 'all' ? null : deviceIds, at.toISOString()],
-  );
+  await endAttachments(manager, accountId, shipmentId, deviceIds, at);
 }
 
 /** A concurrent shipment took one of the devices first: the same refusal as the check above. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { toStoredLegs, type StoredShipmentLeg } from '@app/domain';
+import { lockShipmentTemplate, toStoredLegs, type ShipmentTemplateRow, type StoredShipmentLeg } from '@app/domain';
 import { invalidField, ValidationFailedError, type FieldError } from '../common/api-error';
 import { assertSameTenantReferences } from '../common/catalogue/same-tenant-references';
 import type { CreateShipmentDto, ReplaceShipmentDto } from './dto/create-shipment.dto';
@@ -21,15 +21,6 @@ export interface ShipmentFields {
   legs: StoredShipmentLeg[];
 }
 
-interface TemplateRow {
-  origin_location_id: string;
-  destination_location_id: string;
-  carrier_id: string | null;
-  receiver_id: string | null;
-  alert_preset_id: string | null;
-  transport_legs: unknown;
-}
-
 const storedLegs = (legs: ShipmentLegInputDto[]): StoredShipmentLeg[] =>
   legs.map((leg) => ({
     mode: leg.mode,
@@ -45,12 +36,8 @@ const storedLegs = (legs: ShipmentLegInputDto[]): StoredShipmentLeg[] =>
 const instant = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
 /** The template, share-locked like any other reference (a concurrent delete waits and then sees the shipment). */
-async function loadTemplate(manager: EntityManager, accountId: AccountId, templateId: string): Promise<TemplateRow> {
-  const [template] = (await manager.query(
-    `SELECT origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id, transport_legs
-       FROM shipment_templates WHERE account_id = $1 AND id = $2 FOR KEY SHARE`,
-    [accountId, templateId],
-  )) as TemplateRow[];
+async function loadTemplate(manager: EntityManager, accountId: AccountId, templateId: string): Promise<ShipmentTemplateRow> {
+  const template = await lockShipmentTemplate(manager, accountId, templateId);
   if (!template) throw invalidField('template_id', 'template_id does not name a shipment template of this account', 'reference_not_found');
   return template;
 }

@@ -1,4 +1,18 @@
+import {
+  presetInDeviceSettings,
+  SHIPMENT_LEG_REFERENCE_KEYS,
+  SHIPMENT_REFERENCE_COLUMNS,
+  usedByActiveShipment,
+  type ShipmentLegReferenceKey,
+  type ShipmentReferenceColumn,
+} from '@app/domain';
 import type { ReferenceCheck } from '../common/catalogue/catalogue-family';
+
+const known = <T extends string>(names: readonly string[], allowed: readonly T[], what: string): T[] =>
+  names.map((name) => {
+    if (!(allowed as readonly string[]).includes(name)) throw new Error(`${name} is not a ${what} that can reference a catalogue record`);
+    return name as T;
+  });
 
 /**
  * A catalogue record is used by an ACTIVE shipment when one of the shipment's columns, or a key
@@ -6,25 +20,16 @@ import type { ReferenceCheck } from '../common/catalogue/catalogue-family';
  * records: their history outlives them.
  */
 export function referencedByActiveShipments(columns: string[], legKeys: string[] = []): ReferenceCheck {
-  const conditions = [...columns.map((column) => `${column} = $2`), ...legKeys.map((_, index) => `transport_legs @> $${index + 3}::jsonb`)];
-  const sql = `SELECT EXISTS (SELECT 1 FROM shipments WHERE account_id = $1 AND status = 'active' AND deleted_at IS NULL AND (${conditions.join(' OR ')})) AS used`;
+  const checkedColumns = known<ShipmentReferenceColumn>(columns, SHIPMENT_REFERENCE_COLUMNS, 'shipment column');
+  const checkedLegKeys = known<ShipmentLegReferenceKey>(legKeys, SHIPMENT_LEG_REFERENCE_KEYS, 'transport leg key');
   return {
     what: 'an active shipment',
-    async isReferenced(manager, accountId, id) {
-      const rows: Array<{ used: boolean }> = await manager.query(sql, [accountId, id, ...legKeys.map((key) => JSON.stringify([{ [key]: id }]))]);
-      return rows[0]?.used === true;
-    },
+    isReferenced: (manager, accountId, id) => usedByActiveShipment(manager, accountId, id, checkedColumns, checkedLegKeys),
   };
 }
 
 /** An alert preset named by a device's current settings (its open lifecycle in this account). */
 export const REFERENCED_BY_DEVICE_SETTINGS: ReferenceCheck = {
   what: 'the settings of a device',
-  async isReferenced(manager, accountId, id) {
-    const rows: Array<{ used: boolean }> = await manager.query(
-      `SELECT EXISTS (SELECT 1 FROM device_lifecycles WHERE account_id = $1 AND alert_preset_id = $2 AND ended_at IS NULL) AS used`,
-      [accountId, id],
-    );
-    return rows[0]?.used === true;
-  },
+  isReferenced: (manager, accountId, id) => presetInDeviceSettings(manager, accountId, id),
 };

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { findShipmentRow, trackedPointsQuery, type ShipmentRow } from '@app/domain';
+import { deviceInShipment, findShipmentRow, trackedBuckets, trackedPoints, type ShipmentRow } from '@app/domain';
 import { invalidField, NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
-import { bucketedQuery, pageBucketWindow } from '../telemetry/telemetry-aggregation';
+import { pageBucketWindow } from '../telemetry/telemetry-aggregation';
 import { BUCKET_WIDTHS, type BucketName } from '../telemetry/telemetry-buckets';
 import type { BucketRow, PointRow } from '../telemetry/telemetry.repository';
 import type { TrackingQueryDto } from './dto/tracking.dto';
@@ -37,12 +37,8 @@ export class TrackingService {
       throw invalidField('to', 'to must be later than from', 'not_after_from');
     }
     if (query.device_id) {
-      const attached = (await this.dataSource.query(`SELECT 1 FROM shipment_devices WHERE account_id = $1 AND shipment_id = $2 AND device_id = $3 LIMIT 1`, [
-        accountId,
-        shipmentId,
-        query.device_id,
-      ])) as unknown[];
-      if (attached.length === 0) throw invalidField('device_id', 'device_id names no device of this shipment', 'not_in_shipment');
+      const attached = await deviceInShipment(this.dataSource, accountId, shipmentId, query.device_id);
+      if (!attached) throw invalidField('device_id', 'device_id names no device of this shipment', 'not_in_shipment');
     }
     const end = shipment.completed_at ?? now;
     return {
@@ -58,17 +54,9 @@ export class TrackingService {
   /** Up to limit + 1 points after the (recorded_at, device_id) keyset position. */
   async points(scope: TrackingScope, page: PageRequest): Promise<TrackedPointRow[]> {
     if (scope.from.getTime() >= scope.to.getTime()) return [];
-    const tracked = trackedPointsQuery({ ...scope, from: scope.from, to: scope.to });
-    const n = tracked.params.length;
     const [afterAt, afterDevice] = page.after ?? [];
-    const keyset = typeof afterAt === 'string' && typeof afterDevice === 'string' ? [afterAt, afterDevice] : [null, null];
-    return (await this.dataSource.query(
-      `SELECT * FROM (${tracked.sql}) p
-        WHERE $${n + 1}::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($${n + 1}::timestamptz, $${n + 2}::uuid)
-        ORDER BY p.recorded_at, p.device_id
-        LIMIT $${n + 3}`,
-      [...tracked.params, ...keyset, page.limit + 1],
-    )) as TrackedPointRow[];
+    const after = typeof afterAt === 'string' && typeof afterDevice === 'string' ? { recordedAt: afterAt, deviceId: afterDevice } : null;
+    return trackedPoints<TrackedPointRow>(this.dataSource, { ...scope, from: scope.from, to: scope.to }, after, page.limit + 1);
   }
 
   /** Up to limit + 1 consecutive buckets (empty ones included) over every tracked point. */
@@ -81,8 +69,6 @@ export class TrackingService {
     if (scope.from.getTime() >= scope.to.getTime()) return [];
     const window = pageBucketWindow(widthMs, scope, { ...page, limit: count - 1 });
     if (!window) return [];
-    const points = trackedPointsQuery({ ...scope, from: window.pointsFrom, to: window.pointsTo });
-    const { sql, params } = bucketedQuery(points, widthMs, window);
-    return (await this.dataSource.query(sql, params)) as BucketRow[];
+    return trackedBuckets<BucketRow>(this.dataSource, { ...scope, from: window.pointsFrom, to: window.pointsTo }, widthMs, window);
   }
 }

@@ -1,18 +1,17 @@
 import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService, TelemetryRepository } from '@app/domain';
 import { DevicesModule } from '../devices/devices.module';
 import { TelemetryQueueConsumer } from './telemetry-queue.consumer';
 import { TelemetryController } from './telemetry.controller';
-import { TelemetryRepository } from './telemetry.repository';
 import { TelemetryService } from './telemetry.service';
 
 @Module({
   imports: [DevicesModule],
   controllers: [TelemetryController],
   providers: [
-    TelemetryRepository,
+    { provide: TelemetryRepository, useFactory: (dataSource: DataSource) => new TelemetryRepository(dataSource), inject: [getDataSourceToken()] },
     TelemetryService,
     {
       provide: TelemetryIngestService,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { MEASUREMENTS } from '@app/domain';
+import { MEASUREMENTS, TelemetryRepository, type BucketRow, type PointRow, type TelemetryScope } from '@app/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { PageRequest } from '../common/paginator';
 import { DevicesService } from '../devices/devices.service';
@@ -9,7 +9,6 @@ import type { TelemetryQueryDto } from './dto/telemetry-query.dto';
 import { pageBucketWindow, positionDate } from './telemetry-aggregation';
 import { BUCKET_WIDTHS } from './telemetry-buckets';
 import { resolveRange, type TimeRange } from './telemetry-range';
-import { TelemetryRepository, type BucketRow, type PointRow, type TelemetryScope } from './telemetry.repository';
 import type { AccountId } from '@app/vocabulary';
 
 export function presentPoint(row: PointRow): TelemetryPointDto {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { User } from '@app/database';
-import { COMPANY_ADMIN } from '@app/domain';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { User } from '@app/database';
+import { COMPANY_ADMIN, findCustomerUser, listCustomerUsers, saveUser } from '@app/domain';
 import { NotFoundError } from '../common/api-error';
 import type { PageRequest } from '../common/paginator';
 import type { UpdateUserDto } from './dto/update-user.dto';
@@ -17,26 +17,13 @@ import type { AccountId } from '@app/vocabulary';
 export class UsersService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private customers(accountId: AccountId, manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<User> {
-    return manager
-      .getRepository(User)
-      .createQueryBuilder('user')
-      .where('user.account_id = :accountId', { accountId })
-      .andWhere('NOT user.is_platform_staff')
-      .andWhere('NOT user.is_superuser');
-  }
-
   async list(accountId: AccountId, page: PageRequest): Promise<User[]> {
     const after = page.after?.[0];
-    const query = this.customers(accountId).orderBy('user.id', 'ASC').take(page.limit + 1);
-    if (typeof after === 'string') query.andWhere('user.id > :after', { after });
-    return query.getMany();
+    return listCustomerUsers(this.dataSource, accountId, typeof after === 'string' ? after : undefined, page.limit + 1);
   }
 
-  async get(accountId: AccountId, userId: string, manager?: EntityManager, lock = false): Promise<User> {
-    const query = this.customers(accountId, manager).andWhere('user.id = :userId', { userId });
-    if (lock) query.setLock('pessimistic_write');
-    const user = await query.getOne();
+  async get(accountId: AccountId, userId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<User> {
+    const user = await findCustomerUser(manager, accountId, userId, lock);
     if (!user) throw new NotFoundError('User');
     return user;
   }
@@ -52,7 +39,7 @@ export class UsersService {
       if (changes.full_name !== undefined) user.fullName = changes.full_name;
       if (changes.phone !== undefined) user.phone = changes.phone;
       if (changes.locale !== undefined) user.locale = changes.locale;
-      return manager.getRepository(User).save(user);
+      return saveUser(manager, user);
     });
   }
 
@@ -64,7 +51,7 @@ export class UsersService {
       if (!user.isActive) return;
       user.isActive = false;
       user.deactivatedAt = new Date();
-      await manager.getRepository(User).save(user);
+      await saveUser(manager, user);
     });
   }
 }

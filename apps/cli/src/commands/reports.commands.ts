@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DeviceReportError, generateDeviceReports, presentReport, REPORT_ROW_COLUMNS, runPendingReportJobs, UUID_PATTERN, ZONED_TIMESTAMP_PATTERN, type ReportRow } from '@app/domain';
+import { DeviceReportError, generateDeviceReports, presentReport, reportRowsByIds, runPendingReportJobs, UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 import { CliError, output, withContext } from '../cli-context';
 
 function instant(value: string, option: string): Date {
@@ -28,9 +28,7 @@ export function registerReportCommands(program: Command): void {
           .catch((error: unknown) => {
             throw error instanceof DeviceReportError ? new CliError(error.message) : error;
           });
-        const rows = (await dataSource.query(`SELECT ${REPORT_ROW_COLUMNS} FROM reports WHERE id = ANY($1::uuid[]) ORDER BY content_type`, [
-          [generated.pdf, generated.csv],
-        ])) as ReportRow[];
+        const rows = await reportRowsByIds(dataSource, generated.accountId, [generated.pdf, generated.csv]);
         const reports = rows.map(presentReport);
         output(
           Boolean(options.json),

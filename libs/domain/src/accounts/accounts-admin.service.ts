@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { ACCOUNT_KINDS, ACCOUNT_STATUSES, Account, type AccountKind, type AccountStatus, newId } from '@app/database';
+import { ACCOUNT_KINDS, ACCOUNT_STATUSES, type Account, type AccountKind, type AccountStatus, newId } from '@app/database';
+import { insertAccount } from './accounts.repository';
 
 export interface CreateAccountInput {
   name: string;
@@ -23,17 +24,14 @@ export class AccountsAdminService {
     if (!ACCOUNT_STATUSES.includes(status)) {
       throw new AccountInputError(`status must be one of ${ACCOUNT_STATUSES.join(', ')}`);
     }
-    const repository = this.dataSource.getRepository(Account);
-    return repository.save(
-      repository.create({
-        id: newId(),
-        name: input.name.trim(),
-        kind,
-        status,
-        subscriptionPlan: input.subscriptionPlan ?? 'standard',
-        subscriptionValidUntil: null,
-        contactEmail: input.contactEmail ?? null,
-      }),
-    );
+    return insertAccount(this.dataSource, {
+      id: newId(),
+      name: input.name.trim(),
+      kind,
+      status,
+      subscriptionPlan: input.subscriptionPlan ?? 'standard',
+      subscriptionValidUntil: null,
+      contactEmail: input.contactEmail ?? null,
+    });
   }
 }

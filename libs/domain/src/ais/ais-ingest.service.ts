@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { IngestRejection } from '../telemetry/telemetry-ingest.service';
 import { parseAisPosition, type AisPosition } from './ais-position';
+import { insertAisPositions } from './ais.repository';
 
 export interface AisIngestResult {
   accepted: number;
@@ -46,22 +47,6 @@ export class AisIngestService {
 
   private async insert(batch: AisPosition[]): Promise<number> {
     if (batch.length === 0) return 0;
-    const column = <T>(pick: (p: AisPosition) => T): T[] => batch.map(pick);
-    const rows = (await this.dataSource.query(
-      `INSERT INTO ais_positions (mmsi, imo, recorded_at, latitude, longitude, speed_knots, course_deg)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::float8[], $5::float8[], $6::real[], $7::real[])
-       ON CONFLICT (vessel_key, recorded_at) DO NOTHING
-       RETURNING id`,
-      [
-        column((p) => p.mmsi),
-        column((p) => p.imo),
-        column((p) => p.recordedAt.toISOString()),
-        column((p) => p.latitude),
-        column((p) => p.longitude),
-        column((p) => p.speedKnots),
-        column((p) => p.courseDeg),
-      ],
-    )) as unknown[];
-    return rows.length;
+    return insertAisPositions(this.dataSource, batch);
   }
 }

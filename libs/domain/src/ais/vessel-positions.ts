@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import type { Db } from '@app/database/sql';
+import { latestPositionRow } from './ais.repository';
 
 /** A vessel's reported position (AIS), as the shipment detail and the tracking page show it. */
 export interface VesselPositionRecord {
@@ -11,34 +12,17 @@ export interface VesselPositionRecord {
   recorded_at: string;
 }
 
-interface PositionRow {
-  mmsi: string | null;
-  imo: string | null;
-  latitude: number;
-  longitude: number;
-  speed_knots: number | null;
-  course_deg: number | null;
-  recorded_at: Date;
-}
-
 /**
  * The newest position reported for the vessel, not later than `now`. AIS position reports are
  * keyed by MMSI, so a leg naming an MMSI is matched by MMSI only (a report carrying the same IMO
  * under another MMSI is another transmitter); a leg naming only an IMO is matched by IMO.
  */
 export async function latestVesselPosition(
-  manager: EntityManager,
+  manager: Db,
   vessel: { mmsi: string | null; imo: string | null },
   now: Date = new Date(),
 ): Promise<VesselPositionRecord | null> {
-  const [column, value] = vessel.mmsi ? ['mmsi', vessel.mmsi] : vessel.imo ? ['imo', vessel.imo] : [null, null];
-  if (!column) return null;
-  const rows = (await manager.query(
-    `SELECT mmsi, imo, latitude, longitude, speed_knots, course_deg, recorded_at FROM ais_positions
-      WHERE ${column} = $1 AND recorded_at <= $2 ORDER BY recorded_at DESC LIMIT 1`,
-    [value, now.toISOString()],
-  )) as PositionRow[];
-  const row = rows[0];
+  const row = await latestPositionRow(manager, vessel, now);
   if (!row) return null;
   return {
     mmsi: row.mmsi,

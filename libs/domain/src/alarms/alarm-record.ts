@@ -1,6 +1,4 @@
-import type { EntityManager } from 'typeorm';
 import type { AlarmSeverity, AlarmSource, AlarmType } from './alarm-enums';
-import type { AccountId } from '@app/vocabulary';
 
 /** An `alarms` row as the presenters need it. */
 export interface AlarmRow {
@@ -50,13 +48,4 @@ export function presentAlarm(row: AlarmRow): AlarmRecord {
     created_at: row.created_at.toISOString(),
     resolved_at: row.resolved_at ? row.resolved_at.toISOString() : null,
   };
-}
-
-/** Reloads one alarm inside its tenant (the dispatcher reloads by (account_id, id)). */
-export async function findAlarmRow(manager: EntityManager, accountId: AccountId, alarmId: string): Promise<AlarmRow | null> {
-  const rows = (await manager.query(`SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE account_id = $1 AND id = $2`, [
-    accountId,
-    alarmId,
-  ])) as AlarmRow[];
-  return rows[0] ?? null;
 }

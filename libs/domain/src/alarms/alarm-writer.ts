@@ -1,8 +1,8 @@
-import type { EntityManager } from 'typeorm';
-import { newId } from '@app/database';
+import type { Db } from '@app/database/sql';
 import { writeOutboxEvent } from '@app/events';
 import type { AlarmSeverity, AlarmSource, AlarmType } from './alarm-enums';
-import { ALARM_ROW_COLUMNS, presentAlarm, type AlarmRecord, type AlarmRow } from './alarm-record';
+import { presentAlarm, type AlarmRecord } from './alarm-record';
+import { insertAlarm } from './alarms.repository';
 import type { AccountId } from '@app/vocabulary';
 
 export interface NewAlarm {
@@ -24,28 +24,20 @@ export interface NewAlarm {
  * both exist or neither does. Returns null, writing nothing, when the lifecycle already has an
  * unresolved alarm of that type (the partial unique index decides, so concurrent raisers agree).
  */
-export async function raiseAlarm(manager: EntityManager, alarm: NewAlarm): Promise<AlarmRecord | null> {
-  const rows = (await manager.query(
-    `INSERT INTO alarms (id, account_id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, geofence_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT (lifecycle_id, type) WHERE resolved_at IS NULL DO NOTHING
-     RETURNING ${ALARM_ROW_COLUMNS}`,
-    [
-      newId(),
-      alarm.accountId,
-      alarm.deviceId,
-      alarm.lifecycleId,
-      alarm.shipmentId,
-      alarm.type,
-      alarm.severity,
-      alarm.source,
-      alarm.message,
-      alarm.triggeredAt,
-      alarm.geofenceId ?? null,
-    ],
-  )) as AlarmRow[];
-  if (rows.length === 0) return null;
-  const record = presentAlarm(rows[0]);
+export async function raiseAlarm(manager: Db, alarm: NewAlarm): Promise<AlarmRecord | null> {
+  const row = await insertAlarm(manager, alarm.accountId, {
+    deviceId: alarm.deviceId,
+    lifecycleId: alarm.lifecycleId,
+    shipmentId: alarm.shipmentId,
+    type: alarm.type,
+    severity: alarm.severity,
+    source: alarm.source,
+    message: alarm.message,
+    triggeredAt: alarm.triggeredAt,
+    geofenceId: alarm.geofenceId ?? null,
+  });
+  if (!row) return null;
+  const record = presentAlarm(row);
   await writeOutboxEvent(manager, {
     accountId: alarm.accountId,
     type: 'alarm.created',

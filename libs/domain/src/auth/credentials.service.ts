@@ -1,6 +1,16 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { In, type DataSource } from 'typeorm';
-import { Account, ApiCredential, execSql, newId } from '@app/database';
+import type { DataSource } from 'typeorm';
+import { newId } from '@app/database';
+import type { AccountId } from '@app/vocabulary';
+import {
+  findAccountsByIds,
+  insertCredential,
+  listOwnedCredentialRows,
+  newCredentialEntity,
+  replaceCredentialAccounts,
+  revokeCredential,
+  revokeOwnedCredential,
+} from './credentials.repository';
 import { UUID_PATTERN } from '../formats';
 import { hashSecret } from './secret-hash';
 import { ALL_SCOPES, isScope } from './scopes';
@@ -43,17 +53,6 @@ export interface OwnedCredential {
   revoked_at: string | null;
 }
 
-interface OwnedCredentialRow {
-  id: string;
-  client_id: string;
-  name: string;
-  scopes: string[];
-  accounts: Array<{ id: string; name: string }>;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
-
 export class CredentialInputError extends Error {}
 
 /** The credential of this id exists already: a resubmitted form. Nothing was changed. */
@@ -76,7 +75,7 @@ export class CredentialsService {
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length > 0) throw new CredentialInputError(`unknown scopes: ${unknown.join(', ')}`);
     if (input.accountIds.length === 0) throw new CredentialInputError('at least one account is required');
-    const accounts = await this.dataSource.getRepository(Account).findBy({ id: In(input.accountIds) });
+    const accounts = await findAccountsByIds(this.dataSource, input.accountIds);
     const missing = input.accountIds.filter((id) => !accounts.some((a) => a.id === id));
     if (missing.length > 0) throw new CredentialInputError(`unknown accounts: ${missing.join(', ')}`);
 
@@ -86,7 +85,7 @@ export class CredentialsService {
     const clientId = input.clientId ?? generateClientId();
     const secret = input.secret ?? generateClientSecret();
     const secretHash = await hashSecret(secret);
-    const credential = this.dataSource.getRepository(ApiCredential).create({
+    const credential = newCredentialEntity(this.dataSource, {
       id,
       clientId,
       secretHash,
@@ -97,15 +96,8 @@ export class CredentialsService {
       lastUsedAt: null,
       accounts,
     });
-    await this.dataSource.transaction(async (manager) => {
-      if (input.id !== undefined) {
-        // save() turns a known id into an UPDATE: the lock and the check make a resubmission a no-op
-        await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [id]);
-        const existing = (await manager.query('SELECT 1 FROM api_credentials WHERE id = $1', [id])) as unknown[];
-        if (existing.length > 0) throw new CredentialAlreadyCreatedError();
-      }
-      await manager.getRepository(ApiCredential).save(credential);
-    });
+    const inserted = await this.dataSource.transaction((manager) => insertCredential(manager, credential, input.id !== undefined));
+    if (!inserted) throw new CredentialAlreadyCreatedError();
     return {
       id: credential.id,
       client_id: clientId,
@@ -118,54 +110,30 @@ export class CredentialsService {
 
   /** Revocation takes effect on the next API call: every call looks the credential up. */
   async revoke(clientIdOrId: string): Promise<boolean> {
-    const result = await this.dataSource.query(
-      `UPDATE api_credentials SET revoked_at = now(), updated_at = now()
-        WHERE (client_id = $1 OR id::text = $1) AND revoked_at IS NULL RETURNING id`,
-      [clientIdOrId],
-    );
-    const rows = Array.isArray(result[0]) ? result[0] : result;
-    return rows.length > 0;
+    return revokeCredential(this.dataSource, clientIdOrId);
   }
 
   /** The credentials a company owns, newest first, revoked ones included. */
-  async listOwned(ownerAccountId: string): Promise<OwnedCredential[]> {
+  async listOwned(ownerAccountId: AccountId): Promise<OwnedCredential[]> {
     return this.queryOwned(ownerAccountId, null);
   }
 
-  async getOwned(ownerAccountId: string, credentialId: string): Promise<OwnedCredential | null> {
+  async getOwned(ownerAccountId: AccountId, credentialId: string): Promise<OwnedCredential | null> {
     if (!UUID_PATTERN.test(credentialId)) return null;
     return (await this.queryOwned(ownerAccountId, credentialId))[0] ?? null;
   }
 
   /** Revokes a credential of this owner; another owner's credential is "not found". */
-  async revokeOwned(ownerAccountId: string, credentialId: string): Promise<'revoked' | 'already_revoked' | 'not_found'> {
+  async revokeOwned(ownerAccountId: AccountId, credentialId: string): Promise<'revoked' | 'already_revoked' | 'not_found'> {
     if (!UUID_PATTERN.test(ownerAccountId) || !UUID_PATTERN.test(credentialId)) return 'not_found';
-    const { rows } = await execSql<{ revoked: boolean }>(
-      this.dataSource,
-      `WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_id = $1 AND id = $2 FOR UPDATE),
-            updated AS (UPDATE api_credentials c SET revoked_at = now(), updated_at = now()
-                          FROM target WHERE c.id = target.id AND target.revoked_at IS NULL RETURNING c.id)
-       SELECT EXISTS (SELECT 1 FROM updated) AS revoked FROM target`,
-      [ownerAccountId, credentialId],
-    );
-    if (rows.length === 0) return 'not_found';
-    return rows[0].revoked ? 'revoked' : 'already_revoked';
+    const revoked = await revokeOwnedCredential(this.dataSource, ownerAccountId, credentialId);
+    if (revoked === null) return 'not_found';
+    return revoked ? 'revoked' : 'already_revoked';
   }
 
-  private async queryOwned(ownerAccountId: string, credentialId: string | null): Promise<OwnedCredential[]> {
+  private async queryOwned(ownerAccountId: AccountId, credentialId: string | null): Promise<OwnedCredential[]> {
     if (!UUID_PATTERN.test(ownerAccountId)) return [];
-    const { rows } = await execSql<OwnedCredentialRow>(
-      this.dataSource,
-      `SELECT c.id, c.client_id, c.name, c.scopes, c.created_at, c.last_used_at, c.revoked_at,
-              COALESCE(json_agg(json_build_object('id', a.id, 'name', a.name) ORDER BY a.name, a.id) FILTER (WHERE a.id IS NOT NULL), '[]') AS accounts
-         FROM api_credentials c
-         LEFT JOIN api_credential_accounts ca ON ca.credential_id = c.id
-         LEFT JOIN accounts a ON a.id = ca.account_id
-        WHERE c.owner_account_id = $1 AND ($2::uuid IS NULL OR c.id = $2::uuid)
-        GROUP BY c.id
-        ORDER BY c.id DESC`,
-      [ownerAccountId, credentialId],
-    );
+    const rows = await listOwnedCredentialRows(this.dataSource, ownerAccountId, credentialId);
     return rows.map((row) => ({
       id: row.id,
       client_id: row.client_id,
@@ -179,14 +147,6 @@ export class CredentialsService {
   }
 
   async setAccounts(credentialId: string, accountIds: string[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query('DELETE FROM api_credential_accounts WHERE credential_id = $1', [credentialId]);
-      for (const accountId of accountIds) {
-        await manager.query('INSERT INTO api_credential_accounts (credential_id, account_id) VALUES ($1, $2)', [
-          credentialId,
-          accountId,
-        ]);
-      }
-    });
+    await this.dataSource.transaction((manager) => replaceCredentialAccounts(manager, credentialId, accountIds));
   }
 }

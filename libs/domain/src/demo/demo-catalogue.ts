@@ -1,5 +1,6 @@
 import type { DemoSeedContext } from './demo-seed';
 import type { AccountId } from '@app/vocabulary';
+import { seedDemoCatalogueRows } from '../catalogue/catalogue.repository';
 
 const id = (n: number): string => `00000000-0000-7000-8000-0000000c${n.toString().padStart(4, '0')}`;
 
@@ -34,41 +35,25 @@ const square = (lon: number, lat: number, size: number) => ({
 
 async function seedLocations(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, string, string, object, object]>): Promise<void> {
   for (const [locationId, name, kind, city, geofence, settings] of rows) {
-    await context.dataSource.query(
-      `INSERT INTO locations (id, account_id, name, kind, city, country, geofence, automation)
-       VALUES ($1, $2, $3, $4, $5, 'TR', $6::jsonb, $7::jsonb) ON CONFLICT (id) DO NOTHING`,
-      [locationId, accountId, name, kind, city, JSON.stringify(geofence), JSON.stringify(settings)],
-    );
+    await seedDemoCatalogueRows.location(context.dataSource, [locationId, accountId, name, kind, city, JSON.stringify(geofence), JSON.stringify(settings)]);
   }
 }
 
 async function seedCarriers(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, string, Record<string, string | null>]>): Promise<void> {
   for (const [carrierId, name, mode, codes] of rows) {
-    await context.dataSource.query(
-      `INSERT INTO carriers (id, account_id, name, mode, contact_email, scac, iata_code, mmsi, imo)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-      [carrierId, accountId, name, mode, codes.email ?? null, codes.scac ?? null, codes.iata_code ?? null, codes.mmsi ?? null, codes.imo ?? null],
-    );
+    await seedDemoCatalogueRows.carrier(context.dataSource, [carrierId, accountId, name, mode, codes.email ?? null, codes.scac ?? null, codes.iata_code ?? null, codes.mmsi ?? null, codes.imo ?? null]);
   }
 }
 
 async function seedReceivers(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, string, object[]]>): Promise<void> {
   for (const [receiverId, name, city, parties] of rows) {
-    await context.dataSource.query(
-      `INSERT INTO receivers (id, account_id, name, city, country, contact_email, notification_emails, delivery_parties)
-       VALUES ($1, $2, $3, $4, 'TR', $5, $6, $7::jsonb) ON CONFLICT (id) DO NOTHING`,
-      [receiverId, accountId, name, city, `receiving@${city.toLowerCase()}.example`, [`alerts@${city.toLowerCase()}.example`], JSON.stringify(parties)],
-    );
+    await seedDemoCatalogueRows.receiver(context.dataSource, [receiverId, accountId, name, city, `receiving@${city.toLowerCase()}.example`, [`alerts@${city.toLowerCase()}.example`], JSON.stringify(parties)]);
   }
 }
 
 async function seedPresets(context: DemoSeedContext, accountId: AccountId, rows: Array<[string, string, number | null, number | null, number]>): Promise<void> {
   for (const [presetId, name, min, max, delay] of rows) {
-    await context.dataSource.query(
-      `INSERT INTO alert_presets (id, account_id, name, temperature_min, temperature_max, light_max, shock_max, battery_min, delay_minutes)
-       VALUES ($1, $2, $3, $4, $5, 50, 8, 15, $6) ON CONFLICT (id) DO NOTHING`,
-      [presetId, accountId, name, min, max, delay],
-    );
+    await seedDemoCatalogueRows.alertPreset(context.dataSource, [presetId, accountId, name, min, max, delay]);
   }
 }
 
@@ -85,11 +70,7 @@ interface TemplateRow {
 
 async function seedTemplates(context: DemoSeedContext, accountId: AccountId, rows: TemplateRow[]): Promise<void> {
   for (const t of rows) {
-    await context.dataSource.query(
-      `INSERT INTO shipment_templates (id, account_id, name, origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id, transport_legs)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT (id) DO NOTHING`,
-      [t.id, accountId, t.name, t.origin, t.destination, t.carrier, t.receiver, t.preset, JSON.stringify(t.legs)],
-    );
+    await seedDemoCatalogueRows.shipmentTemplate(context.dataSource, [t.id, accountId, t.name, t.origin, t.destination, t.carrier, t.receiver, t.preset, JSON.stringify(t.legs)]);
   }
 }
 

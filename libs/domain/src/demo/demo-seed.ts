@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { Account, ApiCredential } from '@app/database';
 import { ALL_SCOPES, READ_SCOPES } from '../auth/scopes';
 import { CredentialsService, demoSecret } from '../auth/credentials.service';
+import { findCredentialByClientId } from '../auth/credentials.repository';
 import { toAccountId, type AccountId } from '@app/vocabulary';
+import { countAccounts, seedDemoAccount } from '../accounts/accounts.repository';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { seedDemoUsers } from './demo-users';
 import { seedDemoDevices } from './demo-devices';
@@ -58,12 +59,7 @@ const ACCOUNT_ROWS: Array<{ key: keyof typeof DEMO_IDS.accounts; name: string; k
 
 async function seedAccounts({ dataSource }: DemoSeedContext): Promise<void> {
   for (const row of ACCOUNT_ROWS) {
-    await dataSource.query(
-      `INSERT INTO accounts (id, name, kind, status, subscription_plan, legal_name, contact_email, country)
-       VALUES ($1, $2, $3, $4, 'enterprise', $2 || ' A.S.', 'ops@' || lower(replace($2, ' ', '-')) || '.example', 'TR')
-       ON CONFLICT (id) DO NOTHING`,
-      [DEMO_IDS.accounts[row.key], row.name, row.kind, row.status],
-    );
+    await seedDemoAccount(dataSource, { id: DEMO_IDS.accounts[row.key], name: row.name, kind: row.kind, status: row.status });
   }
 }
 
@@ -80,7 +76,7 @@ async function seedCredentials(context: DemoSeedContext): Promise<void> {
   for (const key of Object.keys(plan) as Array<keyof typeof plan>) {
     const clientId = DEMO_IDS.clientIds[key];
     const secret = demoSecret(secretsKey, clientId);
-    const existing = await dataSource.getRepository(ApiCredential).findOneBy({ clientId });
+    const existing = await findCredentialByClientId(dataSource, clientId);
     if (!existing) {
       await credentials.create({
         name: `Demo ${key} integration`,
@@ -119,5 +115,5 @@ export async function seedDemo(dataSource: DataSource, secretsKey: Buffer, publi
 }
 
 export async function isDatabaseEmpty(dataSource: DataSource): Promise<boolean> {
-  return (await dataSource.getRepository(Account).count()) === 0;
+  return (await countAccounts(dataSource)) === 0;
 }

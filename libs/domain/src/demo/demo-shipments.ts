@@ -7,6 +7,11 @@ import { DEMO_DEVICE_IDS } from './demo-devices';
 import type { DemoSeedContext } from './demo-seed';
 import { deriveShareToken, shareLinkKey } from '../shipments/share-link';
 import type { AccountId } from '@app/vocabulary';
+import { seedDemoVesselTrack } from '../ais/ais.repository';
+import { seedDemoAlarm } from '../alarms/alarms.repository';
+import { demoDeviceApprovedAt } from '../devices/devices.repository';
+import { existingReportIds } from '../reports/reports.repository';
+import { demoShipmentByReference, lockDemoShipmentSeed, seedDemoAttachments, seedDemoShare, seedDemoShipment } from '../shipments/shipments.repository';
 
 const id = (group: string, n: number): string => `00000000-0000-7000-8000-${group.padStart(4, '0')}${n.toString(16).padStart(8, '0')}`;
 const HOUR_MS = 3_600_000;
@@ -51,14 +56,11 @@ const leg = (mode: string, carrier: string, from: string, to: string, departure:
 
 /** Finds the shipment by reference or creates it with its attachments (history: no outbox events). */
 async function ensureShipment(manager: EntityManager, accountId: AccountId, plan: Plan): Promise<number> {
-  const [existing] = (await manager.query(`SELECT id FROM shipments WHERE account_id = $1 AND reference = $2 ORDER BY id LIMIT 1`, [accountId, plan.reference])) as Array<{ id: number }>;
-  if (existing) return existing.id;
+  const existing = await demoShipmentByReference(manager, accountId, plan.reference);
+  if (existing !== null) return existing;
   const c = DEMO_CATALOGUE_IDS.primary;
-  const [{ id: shipmentId }] = (await manager.query(
-    `INSERT INTO shipments (account_id, reference, name, status, template_id, origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id,
-                            planned_departure_at, planned_arrival_at, transport_legs, started_at, completed_at, completed_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $11, $14, $15)
-     RETURNING id`,
+  const shipmentId = await seedDemoShipment(
+    manager,
     [
       accountId,
       plan.reference,
@@ -76,28 +78,14 @@ async function ensureShipment(manager: EntityManager, accountId: AccountId, plan
       plan.completedAt?.toISOString() ?? null,
       plan.completedAt ? 'api' : null,
     ],
-  )) as Array<{ id: number }>;
-  await manager.query(
-    `INSERT INTO shipment_devices (shipment_id, account_id, device_id, lifecycle_id, attached_at, detached_at)
-     SELECT $1, $2, l.device_id, l.id, $4, $5 FROM device_lifecycles l WHERE l.device_id = ANY($3::uuid[]) AND l.ended_at IS NULL AND l.account_id = $2
-     ON CONFLICT (device_id) WHERE detached_at IS NULL DO NOTHING`,
-    [shipmentId, accountId, plan.devices, plan.startedAt.toISOString(), plan.completedAt?.toISOString() ?? null],
   );
+  await seedDemoAttachments(manager, [shipmentId, accountId, plan.devices, plan.startedAt.toISOString(), plan.completedAt?.toISOString() ?? null]);
   return shipmentId;
 }
 
 /** Hourly positions of the demo vessel between Izmir and Istanbul, up to now; re-runs add the new hours. */
 async function seedVesselTrack(manager: EntityManager, from: Date): Promise<void> {
-  await manager.query(
-    `INSERT INTO ais_positions (mmsi, imo, recorded_at, latitude, longitude, speed_knots, course_deg)
-     SELECT $1, $2, ts,
-            38.44 + 2.5 * least(1, extract(epoch FROM ts - $3::timestamptz) / 432000),
-            26.6 + 0.5 * sin(extract(epoch FROM ts) / 20000),
-            14.5, 12
-       FROM generate_series(date_bin('1 hour', $3::timestamptz, 'epoch'), now(), interval '1 hour') AS ts
-     ON CONFLICT (vessel_key, recorded_at) DO NOTHING`,
-    [DEMO_VESSEL.mmsi, DEMO_VESSEL.imo, from.toISOString()],
-  );
+  await seedDemoVesselTrack(manager, DEMO_VESSEL, from);
 }
 
 /**
@@ -108,11 +96,11 @@ async function seedVesselTrack(manager: EntityManager, from: Date): Promise<void
  */
 export async function seedDemoShipments({ dataSource, fixture, secretsKey }: DemoSeedContext): Promise<void> {
   const { primary } = fixture.accounts;
-  const [{ approved_at: anchor }] = (await dataSource.query(`SELECT approved_at FROM devices WHERE id = $1`, [DEMO_DEVICE_IDS.primary[0]])) as Array<{ approved_at: Date }>;
+  const anchor = await demoDeviceApprovedAt(dataSource, DEMO_DEVICE_IDS.primary[0]);
   const at = (days: number): Date => new Date(anchor.getTime() + days * DAY_MS);
   const c = DEMO_CATALOGUE_IDS.primary;
   const result = await dataSource.transaction(async (manager) => {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('demo-seed-shipments'))`);
+    await lockDemoShipmentSeed(manager);
     const completed = await ensureShipment(manager, primary, {
       reference: DEMO_SHIPMENT_REFERENCES.completed,
       name: 'Vaccines Izmir → Ankara (delivered)',
@@ -123,13 +111,7 @@ export async function seedDemoShipments({ dataSource, fixture, secretsKey }: Dem
       devices: DEMO_DEVICE_IDS.primary.slice(0, 2),
       legs: [leg('road', c.carriers[1], c.locations[0], c.locations[1], at(-6), at(-4))],
     });
-    await manager.query(
-      `INSERT INTO alarms (id, account_id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, created_at, updated_at, resolved_at)
-       SELECT $1, $2, l.device_id, l.id, $3, 'TEMPERATURE', 'WARNING', 'THRESHOLD', 'Temperature 8.4 °C above the maximum of 8 °C for at least 15 min.', $4, $4, $4, $5
-         FROM device_lifecycles l WHERE l.device_id = $6 AND l.ended_at IS NULL
-       ON CONFLICT DO NOTHING`,
-      [DEMO_SHIPMENT_ALARM, primary, completed, at(-5).toISOString(), new Date(at(-5).getTime() + HOUR_MS).toISOString(), DEMO_DEVICE_IDS.primary[0]],
-    );
+    await seedDemoAlarm(manager, [DEMO_SHIPMENT_ALARM, primary, completed, at(-5).toISOString(), new Date(at(-5).getTime() + HOUR_MS).toISOString(), DEMO_DEVICE_IDS.primary[0]]);
     const active = await ensureShipment(manager, primary, {
       reference: DEMO_SHIPMENT_REFERENCES.active,
       name: 'Insulin Izmir → Istanbul by sea, then Ankara',
@@ -146,14 +128,8 @@ export async function seedDemoShipments({ dataSource, fixture, secretsKey }: Dem
     await seedVesselTrack(manager, at(-2));
     const nonce = demoShareNonce(secretsKey);
     const token = deriveShareToken(shareLinkKey(secretsKey), { accountId: primary, shipmentId: active, nonce });
-    await manager.query(
-      `INSERT INTO shipment_shares (shipment_id, account_id, token_hash, link_nonce, expires_at, max_views, created_at)
-       VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), $4, $5, 1000, $6) ON CONFLICT (shipment_id) DO NOTHING`,
-      [active, primary, token, nonce, at(90).toISOString(), at(-2).toISOString()],
-    );
-    const existing = new Set(
-      ((await manager.query(`SELECT id FROM reports WHERE id = ANY($1::uuid[])`, [Object.values(DEMO_REPORT_IDS).flatMap((r) => [r.pdf, r.csv])])) as Array<{ id: string }>).map((r) => r.id),
-    );
+    await seedDemoShare(manager, [active, primary, token, nonce, at(90).toISOString(), at(-2).toISOString()]);
+    const existing = await existingReportIds(manager, Object.values(DEMO_REPORT_IDS).flatMap((r) => [r.pdf, r.csv]));
     if (!existing.has(DEMO_REPORT_IDS.primary.pdf)) await generateShipmentReports(manager, primary, completed, { ids: DEMO_REPORT_IDS.primary, generatedAt: at(-4) });
     if (!existing.has(DEMO_REPORT_IDS.other.pdf)) {
       await generateDeviceReports(manager, DEMO_DEVICE_IDS.other[0], { from: at(-1), to: anchor }, { ids: DEMO_REPORT_IDS.other, generatedAt: anchor });

@@ -1,4 +1,5 @@
 import type { DemoSeedContext } from './demo-seed';
+import { seedDemoUser } from '../users/users.repository';
 
 /** Fixed ids keep the demo fixture idempotent. */
 export const DEMO_USER_IDS = {
@@ -17,12 +18,14 @@ const USERS: Array<{ key: keyof typeof DEMO_USER_IDS; email: string; fullName: s
 /** Users of the primary account (DESIGN §7 `users`). They have no password: they never sign in here. */
 export async function seedDemoUsers({ dataSource, fixture }: DemoSeedContext): Promise<void> {
   for (const user of USERS) {
-    await dataSource.query(
-      `INSERT INTO users (id, account_id, email, full_name, locale, role, is_active, is_platform_staff, is_superuser)
-       VALUES ($1, $2, $3, $4, 'en', $5, true, $6, false)
-       ON CONFLICT DO NOTHING`,
-      [DEMO_USER_IDS[user.key], fixture.accounts.primary, user.email, user.fullName, user.role, user.staff],
-    );
+    await seedDemoUser(dataSource, {
+      id: DEMO_USER_IDS[user.key],
+      accountId: fixture.accounts.primary,
+      email: user.email,
+      fullName: user.fullName,
+      role: user.role,
+      staff: user.staff,
+    });
   }
   fixture.users = { ...DEMO_USER_IDS };
 }

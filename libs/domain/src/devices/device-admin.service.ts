@@ -3,6 +3,17 @@ import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { UUID_PATTERN } from '../formats';
 import type { AccountId } from '@app/vocabulary';
+import { detachLifecycle } from '../shipments/shipments.repository';
+import {
+  accountExists,
+  approveDeviceRow,
+  endLifecycle,
+  insertRegisteredDevices,
+  lockCurrentLifecycle,
+  lockDeviceRow,
+  startLifecycle,
+  type NewDevice,
+} from './devices.repository';
 
 export class DeviceInputError extends Error {}
 
@@ -59,37 +70,18 @@ export class DeviceAdminService {
         };
         devices.push(device);
       }
-      await manager.query(
-        `INSERT INTO devices (id, serial_number, model, firmware_version, imei, sim_iccid, firmware_key, approval_status, approved_at)
-         SELECT id, serial, $3, '4.2.0', imei, iccid, key, CASE WHEN $4 THEN 'approved' ELSE 'pending' END, CASE WHEN $4 THEN now() END
-           FROM unnest($1::uuid[], $2::text[], $5::text[], $6::text[], $7::text[]) AS d(id, serial, imei, iccid, key)`,
-        [
-          devices.map((d) => d.id),
-          devices.map((d) => d.serial_number),
-          input.model ?? 'ColdTrack T4',
-          approved,
-          devices.map(() => `35${digits(13)}`),
-          devices.map(() => `8990${digits(15)}`),
-          devices.map(() => randomBytes(32).toString('hex')),
-        ],
-      );
-      await manager.query(
-        `INSERT INTO device_lifecycles (id, device_id, account_id, started_at)
-         SELECT id, device_id, $3, now() FROM unnest($1::uuid[], $2::uuid[]) AS l(id, device_id)`,
-        [devices.map((d) => d.lifecycle_id), devices.map((d) => d.id), input.accountId],
-      );
+      const imeis = devices.map(() => `35${digits(13)}`);
+      const iccids = devices.map(() => `8990${digits(15)}`);
+      const keys = devices.map(() => randomBytes(32).toString('hex'));
+      const rows: NewDevice[] = devices.map((d, i) => ({ id: d.id, serial_number: d.serial_number, lifecycle_id: d.lifecycle_id, imei: imeis[i], sim_iccid: iccids[i], firmware_key: keys[i] }));
+      await insertRegisteredDevices(manager, input.accountId, rows, input.model ?? 'ColdTrack T4', approved);
       return devices;
     });
   }
 
   async approve(deviceId: string): Promise<{ id: string; approved: boolean }> {
     this.requireUuid(deviceId, 'device');
-    const rows = (await this.dataSource.query(
-      `UPDATE devices SET approval_status = 'approved', approved_at = COALESCE(approved_at, now()), updated_at = now()
-        WHERE id = $1 AND deleted_at IS NULL RETURNING id`,
-      [deviceId],
-    )) as [Array<{ id: string }>, number];
-    if (rows[0].length === 0) throw new DeviceInputError(`no device ${deviceId} (or it is deleted)`);
+    if (!(await approveDeviceRow(this.dataSource, deviceId))) throw new DeviceInputError(`no device ${deviceId} (or it is deleted)`);
     return { id: deviceId, approved: true };
   }
 
@@ -98,24 +90,16 @@ export class DeviceAdminService {
     this.requireUuid(deviceId, 'device');
     await this.requireAccount(accountId);
     return this.dataSource.transaction(async (manager) => {
-      const devices = (await manager.query(`SELECT id FROM devices WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [deviceId])) as unknown[];
-      if (devices.length === 0) throw new DeviceInputError(`no device ${deviceId} (or it is deleted)`);
-      const [current] = (await manager.query(
-        `SELECT id, account_id FROM device_lifecycles WHERE device_id = $1 AND ended_at IS NULL FOR UPDATE`,
-        [deviceId],
-      )) as Array<{ id: string; account_id: string }>;
+      if (!(await lockDeviceRow(manager, deviceId))) throw new DeviceInputError(`no device ${deviceId} (or it is deleted)`);
+      const current = await lockCurrentLifecycle(manager, deviceId);
       if (current?.account_id === accountId) throw new DeviceInputError(`device ${deviceId} already belongs to account ${accountId}`);
       if (current) {
-        await manager.query(`UPDATE device_lifecycles SET ended_at = now(), updated_at = now() WHERE id = $1`, [current.id]);
+        await endLifecycle(manager, current.id);
         // The previous owner's active shipment loses the device with the ownership.
-        await manager.query(`UPDATE shipment_devices SET detached_at = GREATEST(now(), attached_at) WHERE lifecycle_id = $1 AND detached_at IS NULL`, [current.id]);
+        await detachLifecycle(manager, current.id);
       }
       const lifecycleId = newId();
-      await manager.query(`INSERT INTO device_lifecycles (id, device_id, account_id, started_at) VALUES ($1, $2, $3, now())`, [
-        lifecycleId,
-        deviceId,
-        accountId,
-      ]);
+      await startLifecycle(manager, accountId, lifecycleId, deviceId);
       return {
         device_id: deviceId,
         account_id: accountId,
@@ -132,7 +116,6 @@ export class DeviceAdminService {
 
   private async requireAccount(accountId: AccountId): Promise<void> {
     this.requireUuid(accountId, 'account');
-    const rows = (await this.dataSource.query(`SELECT 1 FROM accounts WHERE id = $1`, [accountId])) as unknown[];
-    if (rows.length === 0) throw new DeviceInputError(`no account ${accountId}`);
+    if (!(await accountExists(this.dataSource, accountId))) throw new DeviceInputError(`no account ${accountId}`);
   }
 }

@@ -1,26 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import { forEachPointBatch } from './point-batches';
 import { PointsReportBuilder } from './points-report-builder';
 import { formatTime } from './report-format';
 import { renderReportPdf } from './report-pdf';
-import { storeReportFile } from './report-store';
 import { displayedLimits, reportThresholds } from './report-thresholds';
+import { findOwnedDevice, forEachLifecyclePointBatch, lifecycleReportAlarms, storeReportFile } from './reports.repository';
 import type { GeneratedReports } from './shipment-report';
 import type { AccountId } from '@app/vocabulary';
 
 export class DeviceReportError extends Error {}
-
-interface DeviceLifecycleRow {
-  device_id: string;
-  serial_number: string;
-  lifecycle_id: string;
-  account_id: AccountId;
-  account_name: string;
-  started_at: Date;
-  label: string | null;
-  thresholds: unknown;
-  alert_preset_id: string | null;
-}
 
 const day = (value: Date): string => value.toISOString().slice(0, 10).replace(/-/g, '');
 
@@ -35,14 +22,7 @@ export async function generateDeviceReports(
   range: { from: Date; to: Date },
   options: { ids?: Partial<GeneratedReports>; generatedAt?: Date } = {},
 ): Promise<GeneratedReports & { accountId: AccountId; period: { from: Date; to: Date } }> {
-  const [device] = (await manager.query(
-    `SELECT d.id AS device_id, d.serial_number, l.id AS lifecycle_id, l.account_id, a.name AS account_name, l.started_at, l.label, l.thresholds, l.alert_preset_id
-       FROM devices d
-       JOIN device_lifecycles l ON l.device_id = d.id AND l.ended_at IS NULL
-       JOIN accounts a ON a.id = l.account_id
-      WHERE d.id = $1 AND d.approval_status = 'approved' AND d.deleted_at IS NULL`,
-    [deviceId],
-  )) as DeviceLifecycleRow[];
+  const device = await findOwnedDevice(manager, deviceId);
   if (!device) throw new DeviceReportError(`no approved, non-deleted device ${deviceId} with an owner`);
   const from = new Date(Math.max(range.from.getTime(), device.started_at.getTime()));
   const to = range.to;
@@ -51,20 +31,8 @@ export async function generateDeviceReports(
   const generatedAt = options.generatedAt ?? new Date();
   const [thresholds] = await reportThresholds(manager, device.account_id, [{ thresholds: device.thresholds, alertPresetId: device.alert_preset_id }], null);
   const builder = new PointsReportBuilder([{ deviceId, serial: device.serial_number, thresholds }], period);
-  await forEachPointBatch(
-    manager,
-    {
-      sql: `SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
-              FROM telemetry_points t WHERE t.device_id = $1 AND t.lifecycle_id = $2 AND t.recorded_at >= $3 AND t.recorded_at < $4`,
-      params: [deviceId, device.lifecycle_id, from.toISOString(), to.toISOString()],
-    },
-    (points) => builder.add(points),
-  );
-  const alarms = (await manager.query(
-    `SELECT COALESCE(triggered_at, created_at) AS at, type, severity, message, resolved_at FROM alarms
-      WHERE account_id = $1 AND lifecycle_id = $2 AND COALESCE(triggered_at, created_at) >= $3 AND COALESCE(triggered_at, created_at) < $4 ORDER BY 1, id`,
-    [device.account_id, device.lifecycle_id, from.toISOString(), to.toISOString()],
-  )) as Array<{ at: Date; type: string; severity: string; message: string; resolved_at: Date | null }>;
+  await forEachLifecyclePointBatch(manager, deviceId, device.lifecycle_id, period, (points) => builder.add(points));
+  const alarms = await lifecycleReportAlarms(manager, device.account_id, device.lifecycle_id, period);
   const pdf = await renderReportPdf({
     title: 'Device report',
     heading: `${device.serial_number}${device.label ? ` - ${device.label}` : ''}`,

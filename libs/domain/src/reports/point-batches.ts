@@ -1,5 +1,3 @@
-import type { EntityManager } from 'typeorm';
-
 export interface ReportPoint {
   device_id: string;
   recorded_at: Date;
@@ -14,26 +12,21 @@ export interface ReportPoint {
 
 export const POINT_BATCH_SIZE = 10_000;
 
+/** A keyset page of points: those after `after` (in (recorded_at, device_id) order), at most `limit`. */
+export type PointPage = (after: ReportPoint | null, limit: number) => Promise<ReportPoint[]>;
+
 /**
- * Reads the points of `source` (a SELECT of the telemetry columns) in (recorded_at, device_id)
- * order, a keyset page at a time, so that a long window never sits in memory at once.
+ * Reads points in (recorded_at, device_id) order, a keyset page at a time, so that a long window
+ * never sits in memory at once. The pages come from the statements of reports.repository.ts.
  */
 export async function forEachPointBatch(
-  manager: EntityManager,
-  source: { sql: string; params: unknown[] },
+  page: PointPage,
   handle: (points: ReportPoint[]) => void | Promise<void>,
   batchSize = POINT_BATCH_SIZE,
 ): Promise<void> {
-  const n = source.params.length;
   let after: ReportPoint | null = null;
   for (;;) {
-    const rows = (await manager.query(
-      `SELECT * FROM (${source.sql}) p
-        WHERE $${n + 1}::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($${n + 1}::timestamptz, $${n + 2}::uuid)
-        ORDER BY p.recorded_at, p.device_id
-        LIMIT $${n + 3}`,
-      [...source.params, after ? after.recorded_at.toISOString() : null, after ? after.device_id : null, batchSize],
-    )) as ReportPoint[];
+    const rows = await page(after, batchSize);
     if (rows.length === 0) return;
     await handle(rows);
     if (rows.length < batchSize) return;

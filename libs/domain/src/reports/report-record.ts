@@ -1,5 +1,6 @@
-import type { EntityManager } from 'typeorm';
-import type { AccountId } from '@app/vocabulary';
+// The statements live in reports.queries.ts / reports.repository.ts; re-exported where they used to be.
+export { REPORT_ROW_COLUMNS } from './reports.queries';
+export { findReportRow, listReportRows, readReportChunk, reportRowsByIds, type ReportFilters } from './reports.repository';
 
 export type ReportSubject = { type: 'shipment'; id: number } | { type: 'device'; id: string };
 
@@ -31,8 +32,6 @@ export interface ReportRow {
   generated_at: Date;
 }
 
-export const REPORT_ROW_COLUMNS = 'id, account_id, subject_type, shipment_id, device_id, name, content_type, size_bytes, sha256, period_from, period_to, generated_at';
-
 export function presentReport(row: ReportRow): ReportRecord {
   return {
     id: row.id,
@@ -46,9 +45,4 @@ export function presentReport(row: ReportRow): ReportRecord {
     subject: row.subject_type === 'shipment' ? { type: 'shipment', id: row.shipment_id as number } : { type: 'device', id: row.device_id as string },
     generated_at: row.generated_at.toISOString(),
   };
-}
-
-export async function findReportRow(manager: EntityManager, accountId: AccountId, reportId: string): Promise<ReportRow | null> {
-  const rows = (await manager.query(`SELECT ${REPORT_ROW_COLUMNS} FROM reports WHERE account_id = $1 AND id = $2`, [accountId, reportId])) as ReportRow[];
-  return rows[0] ?? null;
 }

@@ -1,24 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { findShipmentRow, type ShipmentRow } from '../shipments/shipment-record';
 import { toStoredLegs } from '../shipments/shipment-legs';
-import { trackedPointsQuery } from '../shipments/tracked-points';
-import { forEachPointBatch } from './point-batches';
 import { PointsReportBuilder } from './points-report-builder';
 import { formatTime } from './report-format';
 import { renderReportPdf, type ReportAlarmLine } from './report-pdf';
-import { storeReportFile } from './report-store';
 import { displayedLimits, reportThresholds } from './report-thresholds';
+import { forEachShipmentPointBatch, shipmentReportAlarms, shipmentReportAttachments, storeReportFile, type ReportAttachment } from './reports.repository';
 import type { AccountId } from '@app/vocabulary';
-
-interface AttachmentRow {
-  device_id: string;
-  serial_number: string;
-  label: string | null;
-  thresholds: unknown;
-  alert_preset_id: string | null;
-  attached_at: Date;
-  detached_at: Date | null;
-}
 
 export interface GeneratedReports {
   pdf: string;
@@ -64,17 +52,9 @@ export async function generateShipmentReports(
   if (!row || row.status !== 'completed' || !row.completed_at) throw new Error(`shipment ${shipmentId} is not a completed shipment of account ${accountId}`);
   const period = { from: row.started_at, to: row.completed_at };
   const generatedAt = options.generatedAt ?? new Date();
-  const attachments = (await manager.query(
-    `SELECT sd.device_id, d.serial_number, l.label, l.thresholds, l.alert_preset_id, sd.attached_at, sd.detached_at
-       FROM shipment_devices sd
-       JOIN devices d ON d.id = sd.device_id
-       JOIN device_lifecycles l ON l.id = sd.lifecycle_id AND l.account_id = sd.account_id
-      WHERE sd.account_id = $1 AND sd.shipment_id = $2
-      ORDER BY sd.attached_at, sd.id`,
-    [accountId, shipmentId],
-  )) as AttachmentRow[];
+  const attachments = await shipmentReportAttachments(manager, accountId, shipmentId);
   // One line per device, however often it was attached.
-  const devices = new Map<string, AttachmentRow & { first: Date; last: Date | null }>();
+  const devices = new Map<string, ReportAttachment & { first: Date; last: Date | null }>();
   for (const a of attachments) {
     const seen = devices.get(a.device_id);
     if (!seen) devices.set(a.device_id, { ...a, first: a.attached_at, last: a.detached_at });
@@ -83,14 +63,9 @@ export async function generateShipmentReports(
   const list = [...devices.values()];
   const thresholds = await reportThresholds(manager, accountId, list.map((d) => ({ thresholds: d.thresholds, alertPresetId: d.alert_preset_id })), row.alert_preset_id);
   const builder = new PointsReportBuilder(list.map((d, i) => ({ deviceId: d.device_id, serial: d.serial_number, thresholds: thresholds[i] })), period);
-  await forEachPointBatch(manager, trackedPointsQuery({ accountId, shipmentId, now: row.completed_at }), (points) => builder.add(points));
+  await forEachShipmentPointBatch(manager, accountId, shipmentId, row.completed_at, (points) => builder.add(points));
 
-  const alarms = (await manager.query(
-    `SELECT COALESCE(a.triggered_at, a.created_at) AS at, d.serial_number, a.type, a.severity, a.message, a.resolved_at
-       FROM alarms a JOIN devices d ON d.id = a.device_id
-      WHERE a.account_id = $1 AND a.shipment_id = $2 ORDER BY 1, a.id`,
-    [accountId, shipmentId],
-  )) as Array<{ at: Date; serial_number: string; type: string; severity: string; message: string; resolved_at: Date | null }>;
+  const alarms = await shipmentReportAlarms(manager, accountId, shipmentId);
   const alarmLines: ReportAlarmLine[] = alarms.map((a) => ({ at: a.at, device: a.serial_number, type: a.type, severity: a.severity, message: a.message, resolvedAt: a.resolved_at }));
 
   const pdf = await renderReportPdf({

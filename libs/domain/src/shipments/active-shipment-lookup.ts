@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AccountId } from '@app/vocabulary';
+import { activeShipmentOfDevice, activeShipmentsOfDevices } from './shipments.repository';
 
 /**
  * Which shipment a device is travelling in right now, for the alarm's `shipment_id`.
@@ -25,23 +26,8 @@ export const NO_ACTIVE_SHIPMENTS: ActiveShipmentLookup = {
  * and deletion close them, and the partial unique index allows one per device.
  */
 export const ATTACHED_DEVICE_SHIPMENTS: ActiveShipmentLookup = {
-  async activeShipmentId(manager, accountId, deviceId) {
-    const rows = (await manager.query(
-      `SELECT shipment_id FROM shipment_devices WHERE account_id = $1 AND device_id = $2 AND detached_at IS NULL`,
-      [accountId, deviceId],
-    )) as Array<{ shipment_id: number }>;
-    return rows[0]?.shipment_id ?? null;
-  },
-  async activeShipmentIds(manager, devices) {
-    const rows = (await manager.query(
-      `SELECT sd.device_id, sd.shipment_id
-         FROM shipment_devices sd
-         JOIN unnest($1::uuid[], $2::uuid[]) AS wanted(account_id, device_id) ON sd.device_id = wanted.device_id AND sd.account_id = wanted.account_id
-        WHERE sd.detached_at IS NULL`,
-      [devices.map((d) => d.accountId), devices.map((d) => d.deviceId)],
-    )) as Array<{ device_id: string; shipment_id: number }>;
-    return new Map(rows.map((row) => [row.device_id, row.shipment_id]));
-  },
+  activeShipmentId: (manager, accountId, deviceId) => activeShipmentOfDevice(manager, accountId, deviceId),
+  activeShipmentIds: (manager, devices) => activeShipmentsOfDevices(manager, devices),
 };
 
 /**

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { writeOutboxEvent } from '@app/events';
 import { enqueueShipmentReport } from '../reports/report-jobs';
 import { loadShipmentRecord, type ShipmentRecord } from './shipment-record';
+import { closeAttachments, lockShipment, markShipmentCompleted } from './shipments.repository';
 import type { AccountId } from '@app/vocabulary';
 
 export type CompletedBy = 'api' | 'geofence';
@@ -22,20 +23,11 @@ export async function completeShipment(
   by: CompletedBy,
   at: Date = new Date(),
 ): Promise<CompletionResult> {
-  const rows = (await manager.query(
-    `SELECT status FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
-    [accountId, shipmentId],
-  )) as Array<{ status: string }>;
-  if (rows.length === 0) return { outcome: 'not_found' };
-  if (rows[0].status !== 'active') return { outcome: 'not_active' };
-  await manager.query(
-    `UPDATE shipments SET status = 'completed', completed_at = $3, completed_by = $4, updated_at = now() WHERE account_id = $1 AND id = $2`,
-    [accountId, shipmentId, at.toISOString(), by],
-  );
-  await manager.query(
-    `UPDATE shipment_devices SET detached_at = $3 WHERE account_id = $1 AND shipment_id = $2 AND detached_at IS NULL`,
-    [accountId, shipmentId, at.toISOString()],
-  );
+  const shipment = await lockShipment(manager, accountId, shipmentId);
+  if (!shipment) return { outcome: 'not_found' };
+  if (shipment.status !== 'active') return { outcome: 'not_active' };
+  await markShipmentCompleted(manager, accountId, shipmentId, at, by);
+  await closeAttachments(manager, accountId, shipmentId, at);
   await enqueueShipmentReport(manager, accountId, shipmentId);
   const record = await loadShipmentRecord(manager, accountId, shipmentId, at);
   if (!record) throw new Error(`shipment ${shipmentId} vanished inside its completion`);

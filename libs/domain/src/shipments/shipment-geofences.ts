@@ -4,6 +4,7 @@ import type { AlarmSeverity } from '../alarms/alarm-enums';
 import type { Geofence, GeofenceShape } from '../telemetry/geofence';
 import type { GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from '../telemetry/geofence-source';
 import { completeShipment } from './shipment-completion';
+import { insertShipmentEvent, locationAutomations, lockShipment, markShipmentArrived, routeLocations } from './shipments.repository';
 import type { AccountId } from '@app/vocabulary';
 
 interface Trigger {
@@ -34,20 +35,6 @@ export function geofenceShapeOf(stored: unknown): GeofenceShape | null {
   return null;
 }
 
-/** Every location the shipment's route names: origin, destination and each leg's ends. */
-const ROUTE_LOCATIONS = `
-  SELECT l.id, l.name, l.geofence, l.automation
-    FROM locations l
-   WHERE l.account_id = $1
-     AND l.id IN (
-       SELECT s.origin_location_id FROM shipments s WHERE s.account_id = $1 AND s.id = $2
-       UNION SELECT s.destination_location_id FROM shipments s WHERE s.account_id = $1 AND s.id = $2
-       UNION SELECT (leg->>'from_location_id')::uuid FROM shipments s, jsonb_array_elements(s.transport_legs) leg
-              WHERE s.account_id = $1 AND s.id = $2 AND leg->>'from_location_id' IS NOT NULL
-       UNION SELECT (leg->>'to_location_id')::uuid FROM shipments s, jsonb_array_elements(s.transport_legs) leg
-              WHERE s.account_id = $1 AND s.id = $2 AND leg->>'to_location_id' IS NOT NULL)
-   ORDER BY l.id`;
-
 /**
  * Geofences matter while a device travels: those of the tenant's locations on the route of the
  * device's active shipment, raising GEOFENCE alarms as each location's automation says.
@@ -55,7 +42,7 @@ const ROUTE_LOCATIONS = `
 export const SHIPMENT_ROUTE_GEOFENCES: GeofenceSource = {
   async geofencesFor(manager, context) {
     if (context.shipmentId === null) return [];
-    const rows = (await manager.query(ROUTE_LOCATIONS, [context.accountId, context.shipmentId])) as LocationRow[];
+    const rows = (await routeLocations(manager, context.accountId, context.shipmentId)) as LocationRow[];
     const geofences: Geofence[] = [];
     for (const row of rows) {
       const shape = geofenceShapeOf(row.geofence);
@@ -77,23 +64,21 @@ export const SHIPMENT_ROUTE_GEOFENCES: GeofenceSource = {
 };
 
 async function recordEvent(manager: EntityManager, crossing: GeofenceCrossing, shipmentId: number, kind: 'geofence_entry' | 'geofence_exit' | 'arrival'): Promise<void> {
-  await manager.query(
-    `INSERT INTO shipment_events (id, shipment_id, account_id, kind, location_id, device_id, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [newId(), shipmentId, crossing.context.accountId, kind, crossing.geofence.id, crossing.context.deviceId, crossing.recordedAt.toISOString()],
-  );
+  await insertShipmentEvent(manager, crossing.context.accountId, {
+    id: newId(),
+    shipmentId,
+    kind,
+    locationId: crossing.geofence.id,
+    deviceId: crossing.context.deviceId,
+    recordedAt: crossing.recordedAt,
+  });
 }
 
 async function applyToShipment(manager: EntityManager, accountId: AccountId, shipmentId: number, crossings: GeofenceCrossing[]): Promise<void> {
   // The same lock as the completion endpoint: automation and API never act on a stale status.
-  const [shipment] = (await manager.query(
-    `SELECT status, destination_location_id, arrived_at FROM shipments WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
-    [accountId, shipmentId],
-  )) as Array<{ status: string; destination_location_id: string; arrived_at: Date | null }>;
+  const shipment = await lockShipment(manager, accountId, shipmentId);
   if (!shipment || shipment.status !== 'active') return;
-  const locations = (await manager.query(`SELECT id, automation FROM locations WHERE account_id = $1 AND id = ANY($2::uuid[])`, [
-    accountId,
-    [...new Set(crossings.map((c) => c.geofence.id))],
-  ])) as Array<{ id: string; automation: Automation | null }>;
+  const locations = (await locationAutomations(manager, accountId, [...new Set(crossings.map((c) => c.geofence.id))])) as Array<{ id: string; automation: Automation | null }>;
   const automation = new Map(locations.map((l) => [l.id, l.automation ?? {}]));
   let arrived = shipment.arrived_at !== null;
   for (const crossing of [...crossings].sort((a, b) => a.recordedAt.getTime() - b.recordedAt.getTime())) {
@@ -105,11 +90,7 @@ async function applyToShipment(manager: EntityManager, accountId: AccountId, shi
     if (!entered || crossing.geofence.id !== shipment.destination_location_id) continue;
     if (trigger.mark_arrival && !arrived) {
       arrived = true;
-      await manager.query(`UPDATE shipments SET arrived_at = $3, updated_at = now() WHERE account_id = $1 AND id = $2`, [
-        accountId,
-        shipmentId,
-        crossing.recordedAt.toISOString(),
-      ]);
+      await markShipmentArrived(manager, accountId, shipmentId, crossing.recordedAt);
       await recordEvent(manager, crossing, shipmentId, 'arrival');
     }
     if (trigger.complete_shipment) {

@@ -1,7 +1,8 @@
+import type { Db } from '@app/database/sql';
 import type { EntityManager } from 'typeorm';
 import { latestVesselPosition, type VesselPositionRecord } from '../ais/vessel-positions';
 import { activeLeg, presentLegs, toStoredLegs, type ShipmentLegRecord } from './shipment-legs';
-import { trackedPointsQuery } from './tracked-points';
+import { findShipmentRow, latestShipmentEvents, openShipmentAlarms, reachedLocationIds, shipmentDeviceRows, trackedSummary } from './shipments.repository';
 import type { AccountId } from '@app/vocabulary';
 
 export const SHIPMENT_STATUSES = ['active', 'completed'] as const;
@@ -109,24 +110,8 @@ export interface ShipmentRow {
   device_ids: string[];
 }
 
-/**
- * Shipments with the names of their catalogue records (each joined inside the same account).
- * Callers append `WHERE s.account_id = $1 AND s.deleted_at IS NULL ...`.
- */
-export const SHIPMENT_ROW_SELECT = `
-  SELECT s.id, s.account_id, s.reference, s.name, s.status, s.template_id,
-         s.origin_location_id, o.name AS origin_name, s.destination_location_id, d.name AS destination_name,
-         s.receiver_id, r.name AS receiver_name, s.carrier_id, c.name AS carrier_name, s.alert_preset_id, p.name AS alert_preset_name,
-         s.planned_departure_at, s.planned_arrival_at, s.transport_legs, s.started_at, s.arrived_at, s.completed_at, s.created_at, s.updated_at,
-         ARRAY(SELECT sd.device_id FROM shipment_devices sd
-                WHERE sd.shipment_id = s.id AND (sd.detached_at IS NULL OR sd.detached_at = s.completed_at)
-                ORDER BY sd.attached_at, sd.id)::text[] AS device_ids
-    FROM shipments s
-    LEFT JOIN locations o ON o.account_id = s.account_id AND o.id = s.origin_location_id
-    LEFT JOIN locations d ON d.account_id = s.account_id AND d.id = s.destination_location_id
-    LEFT JOIN receivers r ON r.account_id = s.account_id AND r.id = s.receiver_id
-    LEFT JOIN carriers c ON c.account_id = s.account_id AND c.id = s.carrier_id
-    LEFT JOIN alert_presets p ON p.account_id = s.account_id AND p.id = s.alert_preset_id`;
+export { SHIPMENT_ROW_SELECT } from './shipments.queries';
+export { findShipmentRow } from './shipments.repository';
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 const ref = (id: string | null, name: string | null): NamedRef | null => (id ? { id, name } : null);
@@ -154,44 +139,17 @@ export function presentShipmentListItem(row: ShipmentRow): ShipmentListItem {
   };
 }
 
-/** The visible (not deleted) shipment of the tenant, or null. */
-export async function findShipmentRow(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<ShipmentRow | null> {
-  const rows = (await manager.query(`${SHIPMENT_ROW_SELECT} WHERE s.account_id = $1 AND s.id = $2 AND s.deleted_at IS NULL`, [
-    accountId,
-    shipmentId,
-  ])) as ShipmentRow[];
-  return rows[0] ?? null;
-}
-
-async function summaryOf(manager: EntityManager, accountId: AccountId, shipmentId: number, now: Date): Promise<ShipmentSummaryRecord> {
-  const tracked = trackedPointsQuery({ accountId, shipmentId, now });
-  const [points] = (await manager.query(
-    `SELECT count(*)::int AS point_count, min(p.temperature)::float8 AS min, max(p.temperature)::float8 AS max,
-            round(avg(p.temperature)::numeric, 3)::float8 AS avg
-       FROM (${tracked.sql}) p`,
-    tracked.params,
-  )) as Array<{ point_count: number; min: number | null; max: number | null; avg: number | null }>;
-  const [alarms] = (await manager.query(
-    `SELECT count(*)::int AS open FROM alarms WHERE account_id = $1 AND shipment_id = $2 AND resolved_at IS NULL`,
-    [accountId, shipmentId],
-  )) as Array<{ open: number }>;
+async function summaryOf(manager: Db, accountId: AccountId, shipmentId: number, now: Date): Promise<ShipmentSummaryRecord> {
+  const points = await trackedSummary(manager, { accountId, shipmentId, now });
   return {
     point_count: points.point_count,
     temperature: points.min === null || points.max === null || points.avg === null ? null : { min: points.min, max: points.max, avg: points.avg },
-    open_alarms: alarms.open,
+    open_alarms: await openShipmentAlarms(manager, accountId, shipmentId),
   };
 }
 
-async function devicesOf(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<ShipmentDeviceRecord[]> {
-  const rows = (await manager.query(
-    `SELECT sd.device_id, d.serial_number, l.label, sd.attached_at, sd.detached_at
-       FROM shipment_devices sd
-       JOIN devices d ON d.id = sd.device_id
-       JOIN device_lifecycles l ON l.id = sd.lifecycle_id AND l.account_id = sd.account_id
-      WHERE sd.account_id = $1 AND sd.shipment_id = $2
-      ORDER BY sd.attached_at, sd.id`,
-    [accountId, shipmentId],
-  )) as Array<{ device_id: string; serial_number: string; label: string | null; attached_at: Date; detached_at: Date | null }>;
+async function devicesOf(manager: Db, accountId: AccountId, shipmentId: number): Promise<ShipmentDeviceRecord[]> {
+  const rows = await shipmentDeviceRows(manager, accountId, shipmentId);
   return rows.map((row) => ({
     device_id: row.device_id,
     serial_number: row.serial_number,
@@ -201,20 +159,12 @@ async function devicesOf(manager: EntityManager, accountId: AccountId, shipmentI
   }));
 }
 
-async function eventsOf(manager: EntityManager, accountId: AccountId, shipmentId: number): Promise<{ events: ShipmentEventRecord[]; reached: Set<string> }> {
-  const rows = (await manager.query(
-    `SELECT kind, location_id, device_id, recorded_at FROM shipment_events
-      WHERE account_id = $1 AND shipment_id = $2 ORDER BY recorded_at DESC, id DESC LIMIT $3`,
-    [accountId, shipmentId, SHIPMENT_RECORD_EVENT_LIMIT],
-  )) as Array<{ kind: ShipmentEventKind; location_id: string | null; device_id: string | null; recorded_at: Date }>;
-  const reachedRows = (await manager.query(
-    `SELECT DISTINCT location_id FROM shipment_events
-      WHERE account_id = $1 AND shipment_id = $2 AND kind IN ('geofence_entry', 'arrival') AND location_id IS NOT NULL`,
-    [accountId, shipmentId],
-  )) as Array<{ location_id: string }>;
+async function eventsOf(manager: Db, accountId: AccountId, shipmentId: number): Promise<{ events: ShipmentEventRecord[]; reached: Set<string> }> {
+  const rows = await latestShipmentEvents(manager, accountId, shipmentId, SHIPMENT_RECORD_EVENT_LIMIT);
+  const reached = await reachedLocationIds(manager, accountId, shipmentId);
   return {
     events: rows.reverse().map((row) => ({ kind: row.kind, location_id: row.location_id, device_id: row.device_id, recorded_at: row.recorded_at.toISOString() })),
-    reached: new Set(reachedRows.map((row) => row.location_id)),
+    reached: new Set(reached),
   };
 }
 

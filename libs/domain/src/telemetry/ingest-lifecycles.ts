@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import type { Db } from '@app/database/sql';
+import { ingestLifecycleRows } from '../devices/devices.repository';
 import { toSensors, toThresholds, type Sensors, type Thresholds } from '../devices/device-settings';
 import type { GeoPosition } from './geofence';
 import type { AccountId } from '@app/vocabulary';
@@ -17,36 +18,13 @@ export interface IngestLifecycle {
   location: (GeoPosition & { at: Date }) | null;
 }
 
-interface LifecycleRow {
-  id: string;
-  device_id: string;
-  account_id: AccountId;
-  started_at: Date;
-  ended_at: Date | null;
-  sensors: unknown;
-  thresholds: unknown;
-  alert_preset_id: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  location_at: Date | null;
-}
-
 /**
  * Every lifecycle of these devices (approved, not deleted), locked in id order so that
  * concurrent batches touching the same devices queue instead of deadlocking, and so that a
  * transfer cannot end a lifecycle while its points are being stored.
  */
-export async function lockLifecycles(manager: EntityManager, deviceIds: string[], lock = true): Promise<IngestLifecycle[]> {
-  const rows = (await manager.query(
-    `SELECT l.id, l.device_id, l.account_id, l.started_at, l.ended_at, l.sensors, l.thresholds, l.alert_preset_id,
-            l.latitude, l.longitude, l.location_at
-       FROM device_lifecycles l
-       JOIN devices d ON d.id = l.device_id
-      WHERE l.device_id = ANY($1::uuid[]) AND d.approval_status = 'approved' AND d.deleted_at IS NULL
-      ORDER BY l.id
-        ${lock ? 'FOR NO KEY UPDATE OF l' : ''}`,
-    [deviceIds],
-  )) as LifecycleRow[];
+export async function lockLifecycles(manager: Db, deviceIds: string[], lock = true): Promise<IngestLifecycle[]> {
+  const rows = await ingestLifecycleRows(manager, deviceIds, lock);
   return rows.map((row) => ({
     id: row.id,
     deviceId: row.device_id,

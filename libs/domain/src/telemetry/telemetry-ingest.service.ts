@@ -11,6 +11,7 @@ import { TelemetryPartitions } from './telemetry-partitions';
 import { parseTelemetryPoint, type TelemetryPoint } from './telemetry-point';
 import { advanceStatus, insertPoints } from './telemetry-writer';
 import { evaluateThresholds } from './threshold-evaluator';
+import { openAlarmTypeRows } from './telemetry.repository';
 
 export interface IngestRejection {
   /** Position of the point in the input. */
@@ -207,9 +208,7 @@ export class TelemetryIngestService {
       manager,
       current.filter((l) => l.alertPresetId).map((l) => ({ accountId: l.accountId, presetId: l.alertPresetId as string })),
     );
-    const openRows = (await manager.query(`SELECT lifecycle_id, type FROM alarms WHERE lifecycle_id = ANY($1::uuid[]) AND resolved_at IS NULL`, [
-      current.map((l) => l.id),
-    ])) as Array<{ lifecycle_id: string; type: string }>;
+    const openRows = await openAlarmTypeRows(manager, current.map((l) => l.id));
     const openTypesOf = new Map<string, Set<string>>();
     for (const row of openRows) {
       const types = openTypesOf.get(row.lifecycle_id);

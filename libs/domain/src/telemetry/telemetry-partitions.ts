@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Db } from '@app/database/sql';
+import { ensureTelemetryPartition } from './telemetry.repository';
 
 /** First instant (UTC) of the month of `at`. */
 export function monthStart(at: Date): Date {
@@ -14,7 +15,7 @@ export function monthStart(at: Date): Date {
 export class TelemetryPartitions {
   private readonly known = new Set<number>();
 
-  constructor(private readonly db: DataSource | EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   async ensure(instants: Iterable<Date>): Promise<void> {
     const ms: number[] = [];
@@ -50,7 +51,7 @@ export class TelemetryPartitions {
       knownTo = Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1);
     }
     for (const month of [...missing].sort((a, b) => a - b)) {
-      await this.db.query('SELECT telemetry_ensure_partition($1)', [new Date(month)]);
+      await ensureTelemetryPartition(this.db, new Date(month));
       this.known.add(month);
     }
   }

@@ -1,10 +1,12 @@
 import type { EntityManager } from 'typeorm';
+import type { Db } from '@app/database/sql';
 import type { AlarmRecord } from '../alarms/alarm-record';
 import { raiseAlarm } from '../alarms/alarm-writer';
 import type { ActiveShipmentLookup } from '../shipments/active-shipment-lookup';
 import type { Thresholds } from '../devices/device-settings';
 import type { IngestLifecycle } from './ingest-lifecycles';
 import type { TelemetryPoint } from './telemetry-point';
+import { excursionAlreadyAlarmed, measurementSamplesAround } from './telemetry.repository';
 import {
   alarmMessage,
   delayMsOf,
@@ -12,57 +14,14 @@ import {
   limitsOf,
   THRESHOLD_RULES,
   violates,
-  type Limits,
   type Sample,
   type ThresholdRule,
 } from './threshold-rules';
 
 /** The stored samples of one measurement around the new points, plus the nearest one on each side. */
-async function samplesAround(manager: EntityManager, lifecycle: IngestLifecycle, rule: ThresholdRule, from: Date, to: Date): Promise<Sample[]> {
-  const column = rule.measurement; // from a fixed list, never from input
-  const rows = (await manager.query(
-    `(SELECT recorded_at, ${column} AS value FROM telemetry_points
-       WHERE device_id = $1 AND lifecycle_id = $2 AND recorded_at < $3 AND ${column} IS NOT NULL
-       ORDER BY recorded_at DESC LIMIT 1)
-     UNION ALL
-     (SELECT recorded_at, ${column} FROM telemetry_points
-       WHERE device_id = $1 AND lifecycle_id = $2 AND recorded_at >= $3 AND recorded_at <= $4 AND ${column} IS NOT NULL)
-     UNION ALL
-     (SELECT recorded_at, ${column} FROM telemetry_points
-       WHERE device_id = $1 AND lifecycle_id = $2 AND recorded_at > $4 AND ${column} IS NOT NULL
-       ORDER BY recorded_at LIMIT 1)
-     ORDER BY recorded_at`,
-    [lifecycle.deviceId, lifecycle.id, from.toISOString(), to.toISOString()],
-  )) as Array<{ recorded_at: Date; value: number }>;
+async function samplesAround(manager: Db, lifecycle: IngestLifecycle, rule: ThresholdRule, from: Date, to: Date): Promise<Sample[]> {
+  const rows = await measurementSamplesAround(manager, rule.measurement, lifecycle, from, to);
   return rows.map((row) => ({ at: row.recorded_at.getTime(), value: row.value }));
-}
-
-/**
- * Whether an earlier alarm of this type already covers the excursion around `at`: an alarm whose
- * triggering point is joined to `at` by violating samples only. Then resolving that alarm while
- * the excursion goes on does not raise it again.
- */
-async function excursionAlreadyAlarmed(manager: EntityManager, lifecycle: IngestLifecycle, rule: ThresholdRule, limits: Limits, at: Date): Promise<boolean> {
-  const column = rule.measurement;
-  const rows = (await manager.query(
-    `SELECT 1 FROM (
-        (SELECT triggered_at FROM alarms WHERE lifecycle_id = $1 AND type = $2 AND source = 'THRESHOLD' AND triggered_at <= $3
-          ORDER BY triggered_at DESC LIMIT 1)
-        UNION ALL
-        (SELECT triggered_at FROM alarms WHERE lifecycle_id = $1 AND type = $2 AND source = 'THRESHOLD' AND triggered_at > $3
-          ORDER BY triggered_at LIMIT 1)
-      ) earlier
-      WHERE NOT EXISTS (
-        SELECT 1 FROM telemetry_points t
-         WHERE t.device_id = $4 AND t.lifecycle_id = $1
-           AND t.recorded_at > LEAST(earlier.triggered_at, $3::timestamptz)
-           AND t.recorded_at < GREATEST(earlier.triggered_at, $3::timestamptz)
-           AND t.${column} IS NOT NULL
-           AND NOT (($5::real IS NOT NULL AND t.${column} < $5::real) OR ($6::real IS NOT NULL AND t.${column} > $6::real)))
-      LIMIT 1`,
-    [lifecycle.id, rule.type, at.toISOString(), lifecycle.deviceId, limits.min, limits.max],
-  )) as unknown[];
-  return rows.length > 0;
 }
 
 export interface ThresholdEvaluation {
@@ -96,7 +55,10 @@ export async function evaluateThresholds(manager: EntityManager, evaluation: Thr
     const run = findQualifyingRun(await samplesAround(manager, lifecycle, rule, from, to), (s) => freshTimes.has(s.at), limits, delayMs);
     if (!run) continue;
     const triggeredAt = new Date(run.trigger.at);
-    if (await excursionAlreadyAlarmed(manager, lifecycle, rule, limits, triggeredAt)) continue;
+    // Whether an earlier alarm of this type already covers the excursion around the trigger: an
+    // alarm whose triggering point is joined to it by violating samples only. Then resolving that
+    // alarm while the excursion goes on does not raise it again.
+    if (await excursionAlreadyAlarmed(manager, rule.measurement, lifecycle, rule.type, limits, triggeredAt)) continue;
     const alarm = await raiseAlarm(manager, {
       accountId: lifecycle.accountId,
       deviceId: lifecycle.deviceId,

@@ -1,8 +1,17 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Db } from '@app/database/sql';
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '@app/webhooks';
 import type { InvitationSender } from './invitation-mail';
 import { invitationLink } from './invitation-link';
 import { ROLES } from './roles';
+import {
+  claimDueInvitationEmails,
+  giveUpInvitationEmail,
+  insertInvitationEmail,
+  markInvitationEmailSent,
+  retryInvitationEmail,
+  type ClaimedInvitationEmail as ClaimedEmail,
+} from './users.repository';
 
 /**
  * Delays before the 2nd, 3rd… attempt of an invitation e-mail: nine attempts over about a day,
@@ -20,8 +29,8 @@ const aad = (invitationId: string): string => `invitation-email:${invitationId}`
  * Queues the invitation's e-mail inside the invitation's own transaction; a sender delivers it
  * after commit. The token is stored sealed with SECRETS_KEY until the message is sent.
  */
-export async function enqueueInvitationEmail(manager: EntityManager, secretsKey: Buffer, invitationId: string, token: string): Promise<void> {
-  await manager.query('INSERT INTO invitation_emails (invitation_id, sealed_link) VALUES ($1, $2)', [invitationId, encryptSecret(secretsKey, token, aad(invitationId))]);
+export async function enqueueInvitationEmail(manager: Db, secretsKey: Buffer, invitationId: string, token: string): Promise<void> {
+  await insertInvitationEmail(manager, invitationId, encryptSecret(secretsKey, token, aad(invitationId)));
 }
 
 export interface InvitationEmailOutcome {
@@ -37,20 +46,6 @@ export interface InvitationEmailOutboxOptions {
   /** Told why an e-mail was not sent; never given the link. */
   log: (fields: Record<string, unknown>, message: string) => void;
   batchSize?: number;
-}
-
-interface ClaimedEmail {
-  invitation_id: string;
-  sealed_link: string | null;
-  attempts: number;
-  email: string;
-  full_name: string;
-  role: string;
-  expires_at: Date;
-  accepted_at: Date | null;
-  revoked_at: Date | null;
-  account_name: string;
-  account_status: string;
 }
 
 /**
@@ -75,21 +70,7 @@ export class InvitationEmailOutbox {
   }
 
   private async claim(invitationId: string | undefined): Promise<ClaimedEmail[]> {
-    return this.dataSource.query(
-      `WITH due AS (
-         SELECT invitation_id FROM invitation_emails
-          WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-            AND ($2::uuid IS NULL OR invitation_id = $2::uuid)
-          ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE invitation_emails e SET attempts = e.attempts + 1, next_attempt_at = now() + make_interval(secs => $3)
-           FROM due WHERE e.invitation_id = due.invitation_id
-         RETURNING e.invitation_id, e.sealed_link, e.attempts
-       )
-       SELECT c.*, i.email, i.full_name, i.role, i.expires_at, i.accepted_at, i.revoked_at, a.name AS account_name, a.status AS account_status
-         FROM claimed c JOIN user_invitations i ON i.id = c.invitation_id JOIN accounts a ON a.id = i.account_id`,
-      [this.options.batchSize ?? 20, invitationId ?? null, LEASE_S],
-    );
+    return claimDueInvitationEmails(this.dataSource, this.options.batchSize ?? 20, invitationId ?? null, LEASE_S);
   }
 
   private async deliver(email: ClaimedEmail): Promise<keyof InvitationEmailOutcome> {
@@ -113,7 +94,7 @@ export class InvitationEmailOutbox {
     } catch (error) {
       return this.failed(email, error instanceof Error ? error.message : String(error));
     }
-    await this.dataSource.query('UPDATE invitation_emails SET sent_at = now(), sealed_link = NULL, last_error = NULL WHERE invitation_id = $1', [id]);
+    await markInvitationEmailSent(this.dataSource, id);
     return 'sent';
   }
 
@@ -133,17 +114,13 @@ export class InvitationEmailOutbox {
     const delay = INVITATION_EMAIL_RETRY_DELAYS_S[email.attempts - 1];
     if (delay === undefined) return this.giveUp(email.invitation_id, reason);
     this.options.log({ invitation_id: email.invitation_id, attempt: email.attempts, retry_in_s: delay, reason }, 'invitation e-mail failed; retrying later');
-    await this.dataSource.query('UPDATE invitation_emails SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE invitation_id = $1', [
-      email.invitation_id,
-      delay,
-      reason.slice(0, 500),
-    ]);
+    await retryInvitationEmail(this.dataSource, email.invitation_id, delay, reason.slice(0, 500));
     return 'retrying';
   }
 
   private async giveUp(invitationId: string, reason: string): Promise<'failed'> {
     this.options.log({ invitation_id: invitationId, reason }, 'invitation e-mail given up');
-    await this.dataSource.query('UPDATE invitation_emails SET failed_at = now(), sealed_link = NULL, last_error = $2 WHERE invitation_id = $1', [invitationId, reason.slice(0, 500)]);
+    await giveUpInvitationEmail(this.dataSource, invitationId, reason.slice(0, 500));
     return 'failed';
   }
 }

@@ -1,9 +1,11 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { newId, User, UserInvitation } from '@app/database';
+import type { DataSource } from 'typeorm';
+import { newId, type UserInvitation } from '@app/database';
+import type { Db } from '@app/database/sql';
 import { enqueueInvitationEmail } from './invitation-email-outbox';
 import { generateInvitationToken, hashInvitationToken, INVITATION_LIFETIME_DAYS, invitationLink } from './invitation-link';
 import type { Role } from './roles';
 import type { AccountId } from '@app/vocabulary';
+import { findUserByEmail, insertInvitation, lockInvitationAddress, pendingInvitationExists } from './users.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -42,14 +44,9 @@ export class InvitationConflictError extends Error {
   }
 }
 
-/** E-mail addresses are unique across the platform (staff and other accounts included). */
-export function emailTaken(manager: EntityManager, email: string): Promise<boolean> {
-  return manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getExists();
-}
-
 /** Where the address is in use: this account, elsewhere on the platform, or nowhere. */
-async function addressUse(manager: EntityManager, email: string, accountId: AccountId): Promise<'this_account' | 'elsewhere' | null> {
-  const user = await manager.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getOne();
+async function addressUse(manager: Db, email: string, accountId: AccountId): Promise<'this_account' | 'elsewhere' | null> {
+  const user = await findUserByEmail(manager, email);
   if (!user) return null;
   return user.accountId === accountId ? 'this_account' : 'elsewhere';
 }
@@ -63,35 +60,26 @@ async function addressUse(manager: EntityManager, email: string, accountId: Acco
 export async function createInvitation(dataSource: DataSource, secretsKey: Buffer, publicBaseUrl: string, input: NewInvitation): Promise<CreatedInvitation> {
   const token = generateInvitationToken();
   return dataSource.transaction(async (manager) => {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user-invitation:${input.accountId}:${input.email}`]);
+    await lockInvitationAddress(manager, input.accountId, input.email);
     const use = await addressUse(manager, input.email, input.accountId);
     if (use === 'this_account' || (use === 'elsewhere' && input.refuseAddressesUsedElsewhere)) throw new InvitationConflictError('user_exists');
-    const pending = await manager
-      .getRepository(UserInvitation)
-      .createQueryBuilder('invitation')
-      .where('invitation.account_id = :accountId', { accountId: input.accountId })
-      .andWhere('lower(invitation.email) = :email', { email: input.email })
-      .andWhere('invitation.accepted_at IS NULL AND invitation.revoked_at IS NULL AND invitation.expires_at > now()')
-      .getExists();
+    const pending = await pendingInvitationExists(manager, input.accountId, input.email);
     if (pending) throw new InvitationConflictError('already_invited');
     const createdAt = new Date();
-    const repository = manager.getRepository(UserInvitation);
-    const invitation = await repository.save(
-      repository.create({
-        id: newId(),
-        accountId: input.accountId,
-        email: input.email,
-        fullName: input.fullName,
-        role: input.role,
-        tokenHash: hashInvitationToken(token),
-        createdByCredentialId: input.createdByCredentialId,
-        createdAt,
-        expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
-        acceptedAt: null,
-        acceptedUserId: null,
-        revokedAt: null,
-      }),
-    );
+    const invitation = await insertInvitation(manager, {
+      id: newId(),
+      accountId: input.accountId,
+      email: input.email,
+      fullName: input.fullName,
+      role: input.role,
+      tokenHash: hashInvitationToken(token),
+      createdByCredentialId: input.createdByCredentialId,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
+      acceptedAt: null,
+      acceptedUserId: null,
+      revokedAt: null,
+    });
     if (input.delivery === 'email') await enqueueInvitationEmail(manager, secretsKey, invitation.id, token);
     return { invitation, link: invitationLink(publicBaseUrl, token) };
   });

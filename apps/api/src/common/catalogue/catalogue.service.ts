@@ -1,10 +1,11 @@
-import type { DataSource, EntityManager, FindOptionsWhere, Repository } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
 import { newId, type TenantEntity } from '@app/database';
 import { ConflictError, NotFoundError } from '../api-error';
 import type { PageRequest } from '../paginator';
 import type { CatalogueFamily, WritableFields } from './catalogue-family';
 import type { AccountId } from '@app/vocabulary';
+import { deleteCatalogueRecord, findCatalogueRecord, listCatalogueRecords, saveCatalogueRecord } from '@app/domain';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -25,24 +26,10 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
     protected readonly family: CatalogueFamily<E, Dto>,
   ) {}
 
-  private repository(manager: EntityManager = this.dataSource.manager): Repository<E> {
-    return manager.getRepository(this.family.entity);
-  }
-
-  private where(accountId: AccountId, id: string): FindOptionsWhere<E> {
-    return { accountId, id } as FindOptionsWhere<E>;
-  }
-
   /** `limit + 1` records after the keyset position, in creation order (UUIDv7 ids). */
   async list(accountId: AccountId, page: PageRequest): Promise<E[]> {
     const after = page.after?.[0];
-    const query = this.repository()
-      .createQueryBuilder('record')
-      .where('record.account_id = :accountId', { accountId })
-      .orderBy('record.id', 'ASC')
-      .take(page.limit + 1);
-    if (typeof after === 'string') query.andWhere('record.id > :after', { after });
-    return query.getMany();
+    return listCatalogueRecords(this.dataSource, this.family.entity, accountId, typeof after === 'string' ? after : null, page.limit + 1);
   }
 
   async get(accountId: AccountId, id: string): Promise<E> {
@@ -78,7 +65,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
             throw new ConflictError('in_use', `${this.family.noun} is still used by ${reference.what}; remove that reference first.`, 'In use');
           }
         }
-        await this.repository(manager).delete(this.where(accountId, id));
+        await deleteCatalogueRecord(manager, this.family.entity, accountId, id);
       });
     } catch (error) {
       // Backstop: a foreign key the checks above did not know about.
@@ -94,7 +81,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
    * (they hold FOR KEY SHARE); deletes take FOR UPDATE, which does.
    */
   private async find(manager: EntityManager, accountId: AccountId, id: string, lock?: 'for_no_key_update' | 'pessimistic_write'): Promise<E> {
-    const record = await this.repository(manager).findOne({ where: this.where(accountId, id), ...(lock ? { lock: { mode: lock } } : {}) });
+    const record = await findCatalogueRecord(manager, this.family.entity, accountId, id, lock);
     if (!record) throw new NotFoundError(this.family.noun);
     return record;
   }
@@ -116,9 +103,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
       // Nested DTO instances become plain JSON for jsonb columns.
       values[column] = toPlain(fields[field]);
     }
-    const repository = this.repository(manager);
-    const record = current ? Object.assign(current, values) : repository.create({ ...values, id: newId(), accountId } as E);
-    return repository.save(record);
+    return saveCatalogueRecord(manager, this.family.entity, accountId, current, values, newId());
   }
 }
 

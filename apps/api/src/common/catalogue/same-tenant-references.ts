@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ValidationFailedError, type FieldError } from '../api-error';
 import type { AccountId } from '@app/vocabulary';
+import { lockSameTenantIds, type CatalogueTable } from '@app/domain';
 
 export interface ReferenceField {
   /** Request field that carries the id, as named in `errors[].field`: `transport_legs.0.carrier_id`. */
@@ -9,8 +10,7 @@ export interface ReferenceField {
 }
 
 export interface ReferencedTable {
-  /** Internal table name (never user input). */
-  table: string;
+  table: CatalogueTable;
   noun: string;
   fields: ReferenceField[];
 }
@@ -25,11 +25,7 @@ export async function assertSameTenantReferences(manager: EntityManager, account
   for (const target of targets) {
     const ids = [...new Set(target.fields.map((f) => f.id).filter((id): id is string => typeof id === 'string'))];
     if (ids.length === 0) continue;
-    const rows: Array<{ id: string }> = await manager.query(
-      `SELECT id FROM ${target.table} WHERE account_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR KEY SHARE`,
-      [accountId, ids],
-    );
-    const found = new Set(rows.map((row) => row.id));
+    const found = await lockSameTenantIds(manager, target.table, accountId, ids);
     for (const { field, id } of target.fields) {
       if (typeof id === 'string' && !found.has(id)) {
         errors.push({ field, code: 'reference_not_found', message: `${field} does not name a ${target.noun} of this account` });

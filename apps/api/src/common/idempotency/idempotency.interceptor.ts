@@ -5,7 +5,7 @@ import { from, lastValueFrom, type Observable } from 'rxjs';
 import { ApiError } from '../api-error';
 import { toProblem } from '../problem-details.filter';
 import type { AuthenticatedRequest } from '../../auth/principal';
-import { IdempotencyStore, type IdempotencyScope } from './idempotency.store';
+import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x21-\x7e]{8,128}$/;
@@ -41,7 +41,7 @@ export function requestFingerprint(method: string, path: string, body: unknown):
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(private readonly store: IdempotencyRepository) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return from(this.run(context, next));

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { toSensors, toThresholds } from '@app/domain';
-import type { DeviceRow } from '../devices.repository';
+import type { DeviceRow } from '@app/domain';
 import { DeviceSettingsDto } from './device-settings.dto';
 
 /** The safe operational view: no SIM/IMEI data, firmware keys, approval workflow or costs. */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { MaintenanceRow } from '../devices.repository';
+import type { MaintenanceRow } from '@app/domain';
 
 export const MAINTENANCE_TYPES = ['maintenance', 'fault', 'repair', 'calibration'] as const;
 

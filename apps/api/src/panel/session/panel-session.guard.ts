@@ -6,7 +6,7 @@ import { PanelCsrfRejected, PanelForbidden, PanelRateLimited, PanelSignInRequire
 import { CSRF_FIELD, tokensMatch } from './csrf';
 import { SESSION_COOKIE, readCookie } from './panel-cookies';
 import type { PanelContext, PanelRequest } from './panel-context';
-import { PanelSessionsService } from './panel-sessions.service';
+import { PanelSessionsRepository } from './panel-sessions.repository';
 
 const PANEL_ROLES = 'panel:roles';
 
@@ -27,7 +27,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 @Injectable()
 export class PanelSessionGuard implements CanActivate {
   constructor(
-    private readonly sessions: PanelSessionsService,
+    private readonly sessions: PanelSessionsRepository,
     private readonly reflector: Reflector,
     private readonly limits: RateLimits,
   ) {}

@@ -12,7 +12,7 @@ import { CSRF_FIELD, newSignInNonce, signInToken, tokensMatch } from '../session
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from '../session/panel-cookies';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSessionGuard } from '../session/panel-session.guard';
-import { PanelSessionsService } from '../session/panel-sessions.service';
+import { PanelSessionsRepository } from '../session/panel-sessions.repository';
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
@@ -30,7 +30,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 export class SignInController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly sessions: PanelSessionsService,
+    private readonly sessions: PanelSessionsRepository,
     private readonly signIn: SignInService,
     private readonly throttle: SignInThrottle,
     private readonly pages: PanelPages,

@@ -2,20 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { execSql } from '@app/database';
+import { findSignInCandidate } from '../session/panel-sessions.repository';
 import { hashSecret, verifySecret } from '@app/domain';
-import { PANEL_USER_ALLOWED } from '../session/panel-context';
 import { type AccountId, toAccountId } from '@app/vocabulary';
 
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_INPUT_MAX_LENGTH = 1024;
-
-interface CandidateRow {
-  id: string;
-  account_id: string | null;
-  password_hash: string | null;
-  allowed: boolean;
-}
 
 /**
  * Checks an e-mail address and password. Every refusal looks the same to the caller and costs the
@@ -30,14 +22,7 @@ export class SignInService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async verify(email: string, password: string): Promise<{ userId: string; accountId: AccountId } | null> {
-    const { rows } = await execSql<CandidateRow>(
-      this.dataSource,
-      `SELECT u.id, u.account_id, u.password_hash, ${PANEL_USER_ALLOWED} AS allowed
-         FROM users u LEFT JOIN accounts a ON a.id = u.account_id
-        WHERE lower(u.email) = lower($1)`,
-      [email],
-    );
-    const candidate = rows[0];
+    const candidate = await findSignInCandidate(this.dataSource, email);
     const passwordOk = await verifySecret(password, candidate?.password_hash ?? (await this.throwawayHash()));
     if (!candidate || !candidate.password_hash || !passwordOk || !candidate.allowed || !candidate.account_id) return null;
     return { userId: candidate.id, accountId: toAccountId(candidate.account_id) };

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { execSql, newId } from '@app/database';
+import type { PanelContext } from './panel-context';
+import { newId } from '@app/database';
+import { sql, type Db } from '@app/database/sql';
+import { PANEL_SESSION_QUERIES as Q } from './panel-sessions.queries';
 import type { Role } from '@app/domain';
-import { PANEL_USER_ALLOWED, type PanelContext } from './panel-context';
 import { toAccountId, type AccountId } from '@app/vocabulary';
 
 /** A session ends after this long without a request… */
@@ -40,48 +42,26 @@ export type SessionLookup = { ok: true; context: PanelContext } | { ok: false; r
  * on the next request.
  */
 @Injectable()
-export class PanelSessionsService {
+export class PanelSessionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** A new session (a new id on every sign-in: no fixation). Returns the cookie value. */
   async start(userId: string, accountId: AccountId): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await execSql(this.dataSource, 'DELETE FROM panel_sessions WHERE expires_at <= now() OR (user_id = $1 AND last_seen_at <= now() - make_interval(mins => $2))', [
-      userId,
-      SESSION_IDLE_MINUTES,
-    ]);
-    await execSql(
-      this.dataSource,
-      `INSERT INTO panel_sessions (id, token_hash, user_id, account_id, csrf_token, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6))`,
-      [newId(), hashToken(token), userId, accountId, randomBytes(32).toString('base64url'), SESSION_ABSOLUTE_HOURS],
-    );
+    await sql.run(this.dataSource, Q.pruneForUser, [userId, SESSION_IDLE_MINUTES]);
+    await sql.run(this.dataSource, Q.insert, [newId(), hashToken(token), userId, accountId, randomBytes(32).toString('base64url'), SESSION_ABSOLUTE_HOURS]);
     return token;
   }
 
   async resolve(token: string | null): Promise<SessionLookup> {
     if (!token || !TOKEN_PATTERN.test(token)) return { ok: false, reason: 'signed_out' };
-    const { rows } = await execSql<SessionRow>(
-      this.dataSource,
-      `SELECT s.id, s.csrf_token,
-              (s.expires_at <= now() OR s.last_seen_at <= now() - make_interval(mins => $2)) AS expired,
-              s.last_seen_at <= now() - make_interval(secs => $3) AS stale,
-              (${PANEL_USER_ALLOWED} AND u.account_id = s.account_id) AS allowed,
-              u.id AS user_id, u.email, u.full_name, u.role, a.id AS account_id, a.name AS account_name,
-              (SELECT count(*)::int FROM webhook_endpoints e WHERE e.account_id = s.account_id AND NOT e.enabled) AS disabled_endpoints
-         FROM panel_sessions s
-         JOIN users u ON u.id = s.user_id
-         JOIN accounts a ON a.id = s.account_id
-        WHERE s.token_hash = $1`,
-      [hashToken(token), SESSION_IDLE_MINUTES, TOUCH_AFTER_SECONDS],
-    );
-    const row = rows[0];
+    const row = await sql.first<SessionRow>(this.dataSource, Q.resolve, [hashToken(token), SESSION_IDLE_MINUTES, TOUCH_AFTER_SECONDS]);
     if (!row) return { ok: false, reason: 'signed_out' };
     if (row.expired || !row.allowed) {
       await this.endById(row.id);
       return { ok: false, reason: row.expired ? 'session_expired' : 'signed_out' };
     }
-    if (row.stale) await execSql(this.dataSource, 'UPDATE panel_sessions SET last_seen_at = now() WHERE id = $1', [row.id]);
+    if (row.stale) await sql.run(this.dataSource, Q.touch, [row.id]);
     return {
       ok: true,
       context: {
@@ -96,15 +76,22 @@ export class PanelSessionsService {
 
   /** Deletes every ended session, idle or past its absolute limit (hourly housekeeping). */
   async purgeExpired(): Promise<number> {
-    const { count } = await execSql(
-      this.dataSource,
-      'DELETE FROM panel_sessions WHERE expires_at <= now() OR last_seen_at <= now() - make_interval(mins => $1)',
-      [SESSION_IDLE_MINUTES],
-    );
-    return count;
+    return sql.count(this.dataSource, Q.purgeExpired, [SESSION_IDLE_MINUTES]);
   }
 
   async endById(sessionId: string): Promise<void> {
-    await execSql(this.dataSource, 'DELETE FROM panel_sessions WHERE id = $1', [sessionId]);
+    await sql.run(this.dataSource, Q.end, [sessionId]);
   }
+}
+
+export interface SignInCandidateRow {
+  id: string;
+  account_id: string | null;
+  password_hash: string | null;
+  allowed: boolean;
+}
+
+/** Sign-in: the user with this e-mail (case-insensitive) and whether the panel admits them. */
+export function findSignInCandidate(db: Db, email: string): Promise<SignInCandidateRow | null> {
+  return sql.first<SignInCandidateRow>(db, Q.findSignInCandidate, [email]);
 }

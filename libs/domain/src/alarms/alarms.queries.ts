@@ -1,0 +1,44 @@
+import { defineQueries } from '@app/database/sql';
+import { ALARM_ROW_COLUMNS } from './alarm-record';
+
+export const ALARM_QUERIES = defineQueries({
+  owner: 'alarms',
+  tables: ['alarms'],
+  reads: ['device_lifecycles'],
+  tenant: {
+    insert: `
+      INSERT INTO alarms (account_id, id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, geofence_id)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      ON CONFLICT (lifecycle_id, type) WHERE resolved_at IS NULL DO NOTHING
+      RETURNING ${ALARM_ROW_COLUMNS}`,
+    find: `SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE account_id = $1 AND id = $2`,
+    findForUpdate: `SELECT ${ALARM_ROW_COLUMNS} FROM alarms WHERE account_id = $1 AND id = $2 FOR UPDATE`,
+    resolve: `UPDATE alarms SET resolved_at = now(), updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${ALARM_ROW_COLUMNS}`,
+    /** Newest first (ids are time ordered); every filter optional (null = any). */
+    list: `
+      SELECT ${ALARM_ROW_COLUMNS} FROM alarms
+       WHERE account_id = $1
+         AND ($3::boolean IS NULL OR (resolved_at IS NOT NULL) = $3)
+         AND ($4::text IS NULL OR severity = $4)
+         AND ($5::uuid IS NULL OR device_id = $5)
+         AND ($6::integer IS NULL OR shipment_id = $6)
+         AND ($7::uuid IS NULL OR lifecycle_id = $7)
+         AND ($8::uuid IS NULL OR id < $8)
+       ORDER BY id DESC LIMIT $2`,
+  },
+  platform: {
+    /** The demo seed: a resolved excursion of the completed demo shipment. */
+    seedDemoAlarm: `
+      INSERT INTO alarms (id, account_id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, created_at, updated_at, resolved_at)
+      SELECT $1, $2, l.device_id, l.id, $3, 'TEMPERATURE', 'WARNING', 'THRESHOLD', 'Temperature 8.4 °C above the maximum of 8 °C for at least 15 min.', $4, $4, $4, $5
+        FROM device_lifecycles l WHERE l.device_id = $6 AND l.ended_at IS NULL
+      ON CONFLICT DO NOTHING`,
+    // The demo seed (history written directly, idempotent: ON CONFLICT DO NOTHING).
+    seedDemoHistory: `
+      INSERT INTO alarms (id, account_id, device_id, lifecycle_id, type, severity, source, message, triggered_at, created_at, updated_at, resolved_at)
+        SELECT id, account_id, device_id, lifecycle_id, type, severity, source, message, at, at, at, resolved_at
+          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+               AS a(id, account_id, device_id, lifecycle_id, type, severity, source, message, at, resolved_at)
+        ON CONFLICT DO NOTHING`,
+  },
+});

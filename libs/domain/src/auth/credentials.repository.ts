@@ -1,0 +1,71 @@
+import { In } from 'typeorm';
+import { Account, ApiCredential } from '@app/database';
+import { sql, type Db } from '@app/database/sql';
+import type { AccountId } from '@app/vocabulary';
+import { CREDENTIAL_QUERIES as Q } from './credentials.queries';
+
+export interface CredentialLookupRow {
+  id: string;
+  client_id: string;
+  secret_hash: string;
+  scopes: string[];
+  revoked: boolean;
+  account_ids: string[];
+}
+
+export interface OwnedCredentialRow {
+  id: string;
+  client_id: string;
+  name: string;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  accounts: Array<{ id: string; name: string }>;
+}
+
+export function findCredentialByClientId(db: Db, clientId: string): Promise<CredentialLookupRow | null> {
+  return sql.first<CredentialLookupRow>(db, Q.findByClientId, [clientId]);
+}
+
+export async function touchCredential(db: Db, credentialId: string): Promise<void> {
+  await sql.run(db, Q.touch, [credentialId]);
+}
+
+export function findAccountsByIds(db: Db, accountIds: string[]): Promise<Account[]> {
+  return db.getRepository(Account).findBy({ id: In(accountIds) });
+}
+
+/** Inserts the credential unless `lockExisting` finds one with its id (resubmission: returns false). */
+export async function insertCredential(db: Db, credential: ApiCredential, refuseExisting: boolean): Promise<boolean> {
+  if (refuseExisting) {
+    // save() turns a known id into an UPDATE: the lock and the check make a resubmission a no-op
+    await sql.run(db, Q.lockId, [credential.id]);
+    if (await sql.first(db, Q.exists, [credential.id])) return false;
+  }
+  await db.getRepository(ApiCredential).save(credential);
+  return true;
+}
+
+export function newCredentialEntity(db: Db, values: Partial<ApiCredential>): ApiCredential {
+  return db.getRepository(ApiCredential).create(values);
+}
+
+export async function revokeCredential(db: Db, clientIdOrId: string): Promise<boolean> {
+  return (await sql.count(db, Q.revoke, [clientIdOrId])) > 0;
+}
+
+export function listOwnedCredentialRows(db: Db, owner: AccountId, credentialId: string | null): Promise<OwnedCredentialRow[]> {
+  return sql.rows<OwnedCredentialRow>(db, Q.listOwned, [owner, credentialId]);
+}
+
+/** null: no such credential of this owner; otherwise whether this call revoked it. */
+export async function revokeOwnedCredential(db: Db, owner: AccountId, credentialId: string): Promise<boolean | null> {
+  const row = await sql.first<{ revoked: boolean }>(db, Q.revokeOwned, [owner, credentialId]);
+  return row ? row.revoked : null;
+}
+
+export async function replaceCredentialAccounts(db: Db, credentialId: string, accountIds: string[]): Promise<void> {
+  await sql.run(db, Q.clearAccounts, [credentialId]);
+  for (const accountId of accountIds) await sql.run(db, Q.addAccount, [credentialId, accountId]);
+}

@@ -1,0 +1,195 @@
+import { defineQueries } from '@app/database/sql';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../delivery-records';
+
+/** The columns of an endpoint that the panel and the CLI show (never the secret). */
+const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
+  disabled_reason, secret_rotated_at, created_at, updated_at`;
+
+export const WEBHOOK_QUERIES = defineQueries({
+  owner: 'webhooks',
+  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts'],
+  reads: ['accounts'],
+  tenant: {
+    // Endpoint management (the api's panel, the CLI).
+    endpointCount: 'SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1',
+    insertEndpoint: `
+      INSERT INTO webhook_endpoints (account_id, id, url, events, description, secret_ciphertext)
+      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
+    listEndpoints: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
+    findEndpoint: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND id = $2`,
+    updateEndpoint: `
+      UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, updated_at = now()
+       WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+    rotateEndpointSecret: `
+      UPDATE webhook_endpoints SET secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
+       WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+    enableEndpoint: `
+      UPDATE webhook_endpoints
+         SET enabled = true, consecutive_failures = 0, disabled_at = NULL, disabled_reason = NULL, updated_at = now()
+       WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+    disableEndpoint: `
+      UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $3, updated_at = now()
+       WHERE account_id = $1 AND id = $2 AND enabled RETURNING ${ENDPOINT_COLUMNS}`,
+    deleteEndpoint: 'DELETE FROM webhook_endpoints WHERE account_id = $1 AND id = $2',
+    listAttempts: `
+      SELECT id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, error, duration_ms
+        FROM webhook_attempts WHERE account_id = $1 AND endpoint_id = $2
+       ORDER BY attempted_at DESC, id DESC LIMIT $3`,
+    sentEventBody: `
+      SELECT event_type, body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2
+       ORDER BY (body IS NOT NULL) DESC, (endpoint_id = $3) DESC, created_at LIMIT 1`,
+    // Deliveries queued by hand (test, resend), and cancelled when their endpoint is disabled.
+    insertDelivery: `
+      INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now())`,
+    cancelPendingDeliveries: `
+      UPDATE webhook_deliveries
+         SET status = 'cancelled', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+       WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending'`,
+  },
+  platform: {
+    // Registration checks the account (accounts has no account_id: it is the tenant itself).
+    accountExists: 'SELECT 1 FROM accounts WHERE id = $1',
+    // Serialises one account's registrations (NO KEY UPDATE: foreign-key checks elsewhere are not blocked).
+    lockAccountForRegistration: 'SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE',
+    // Ops tooling (the CLI) addresses an endpoint by its globally unique id alone.
+    accountOfEndpoint: 'SELECT account_id FROM webhook_endpoints WHERE id = $1',
+    notifyDeliveryWorkers: `SELECT pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '')`,
+
+    // The dispatcher: fan-out of published events over every account of a batch.
+    subscribedEndpoints: 'SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]) AND enabled',
+    fanOutDeliveries: `
+      WITH created AS (
+        INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+        SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event', ($4::bytea[])[d.event], 'pending', now()
+          FROM unnest($5::uuid[], $6::uuid[], $7::int[]) AS d(id, endpoint_id, event)
+        ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
+        RETURNING id
+      )
+      SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+    claimDueDeliveries: `
+      WITH RECURSIVE pending_endpoints AS (
+        -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
+        -- claim costs what is pending, not how many endpoints exist
+        (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
+                 WHERE wd.status = 'pending' AND wd.endpoint_id > p.endpoint_id ORDER BY wd.endpoint_id LIMIT 1)
+          FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
+      ),
+      busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
+      busy_accounts AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS b(account_id, in_flight)),
+      per_endpoint AS (
+        SELECT d.id, d.next_attempt_at, e.account_id
+          FROM pending_endpoints p
+          JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
+          LEFT JOIN busy b ON b.endpoint_id = e.id
+          CROSS JOIN LATERAL (
+            SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
+             WHERE wd.endpoint_id = e.id AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+             ORDER BY wd.next_attempt_at
+             LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
+          ) d
+      ),
+      ranked AS (
+        SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
+               $8 - coalesce(ba.in_flight, 0) AS account_room
+          FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
+      ),
+      candidates AS (
+        SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
+         ORDER BY next_attempt_at
+         LIMIT $4
+      ),
+      claimed AS (
+        SELECT wd.id FROM webhook_deliveries wd
+         WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+         FOR UPDATE SKIP LOCKED
+      )
+      UPDATE webhook_deliveries w
+         SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+        FROM claimed c, webhook_endpoints e
+       WHERE w.id = c.id AND e.id = w.endpoint_id
+      RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
+    releaseClaims: `
+      UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+        FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
+       WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
+    recordSuccesses: `
+      WITH input AS (
+        SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
+                             $8::timestamptz[], $9::int[], $10::text[], $11::int[])
+          AS i(delivery_id, attempts, attempt_id, account_id, endpoint_id, event_id, event_type, attempted_at, status_code, error, duration_ms)
+      ), endpoint AS (
+        UPDATE webhook_endpoints SET consecutive_failures = 0
+         WHERE id IN (SELECT id FROM webhook_endpoints
+                       WHERE id IN (SELECT endpoint_id FROM input) AND consecutive_failures <> 0
+                       ORDER BY id FOR UPDATE)
+        RETURNING id
+      ), delivery AS (
+        UPDATE webhook_deliveries d
+           SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
+               status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+          FROM input i
+         WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
+        RETURNING d.id
+      ), attempt AS (
+        INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                      attempted_at, outcome, status_code, error, duration_ms)
+        SELECT attempt_id, account_id, endpoint_id, delivery_id, event_id, event_type, attempts + 1,
+               attempted_at, 'succeeded', status_code, error, duration_ms
+          FROM input
+      )
+      SELECT id FROM delivery`,
+    trimAttemptLog: `
+      WITH pruned AS (
+        DELETE FROM webhook_attempts a
+         USING unnest($1::uuid[]) AS e(endpoint_id)
+         CROSS JOIN LATERAL (
+           SELECT id FROM webhook_attempts WHERE endpoint_id = e.endpoint_id ORDER BY attempted_at DESC, id DESC OFFSET $2
+         ) old
+         WHERE a.id = old.id
+        RETURNING 1
+      )
+      SELECT count(*)::int AS pruned FROM pruned`,
+    countEndpointFailure: `
+      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1
+      RETURNING consecutive_failures, enabled`,
+    recordFailedAttempt: `
+      UPDATE webhook_deliveries
+         SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
+             status = $5, next_attempt_at = $6, updated_at = now(),
+             completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
+       WHERE id = $1 AND status = 'pending' AND attempts = $7`,
+    disableFailingEndpoint: `
+      UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $2, updated_at = now()
+       WHERE id = $1 AND enabled`,
+    insertAttempt: `
+      INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                    attempted_at, outcome, status_code, error, duration_ms)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    dueBacklog: `
+      SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= now()`,
+    disabledEndpointCount: 'SELECT count(*) AS disabled FROM webhook_endpoints WHERE NOT enabled',
+
+    // Housekeeping (the api, hourly): bounded batches; the last parameter is the batch size.
+    pruneOldAttempts: `
+      DELETE FROM webhook_attempts WHERE id IN (
+        SELECT id FROM (
+          SELECT id, row_number() OVER (PARTITION BY endpoint_id ORDER BY attempted_at DESC, id DESC) AS newest
+            FROM webhook_attempts
+        ) ranked WHERE newest > $1 LIMIT $2)`,
+    pruneClosedDeliveries: `
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT d.id FROM webhook_deliveries d
+         WHERE d.status <> 'pending' AND d.completed_at < now() - make_interval(days => $1)
+           AND NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.webhook_delivery_id = d.id)
+         LIMIT $2)`,
+    pruneDeliveryBodies: `
+      UPDATE webhook_deliveries SET body = NULL WHERE id IN (
+        SELECT id FROM webhook_deliveries
+         WHERE status <> 'pending' AND completed_at < now() - make_interval(days => $1) AND body IS NOT NULL
+         LIMIT $2)`,
+  },
+});
