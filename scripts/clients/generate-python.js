@@ -37,8 +37,9 @@ const PY_KEYWORDS = new Set([
   'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try',
   'while', 'with', 'yield',
 ]);
-/** Names the generated methods use for their own keyword arguments. */
+/** Names the generated methods use for their own arguments (`account_id` only where the operation takes the account header). */
 const RESERVED_ARGS = new Set(['self', 'body', 'destination', 'account_id', 'idempotency_key', 'timeout']);
+const RESERVED_WITHOUT_ACCOUNT = new Set([...RESERVED_ARGS].filter((name) => name !== 'account_id'));
 
 const snake = (name) =>
   name
@@ -47,10 +48,10 @@ const snake = (name) =>
     .replace(/^_+|_+$/g, '')
     .toLowerCase();
 const pascal = (name) => snake(name).split('_').filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-const identifier = (name) => {
+const identifier = (name, reserved = RESERVED_ARGS) => {
   let id = snake(name);
   if (/^[0-9]/.test(id)) id = `_${id}`;
-  return PY_KEYWORDS.has(id) || RESERVED_ARGS.has(id) ? `${id}_` : id;
+  return PY_KEYWORDS.has(id) || reserved.has(id) ? `${id}_` : id;
 };
 const pyString = (value) => JSON.stringify(value);
 const pyTuple = (values) => (values.length === 1 ? `(${pyString(values[0])},)` : `(${values.map(pyString).join(', ')})`);
@@ -165,6 +166,7 @@ function describeOperation(docPath, method, op, components) {
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
   const headers = params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+  const reserved = headers.includes('x-service-account-id') ? RESERVED_ARGS : RESERVED_WITHOUT_ACCOUNT;
   const ordered = [...docPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const pathOrdered = ordered.map((n) => pathParams.find((p) => p.name === n) || { name: n, schema: { type: 'string' } });
   let body = null;
@@ -210,13 +212,13 @@ function describeOperation(docPath, method, op, components) {
     group,
     name,
     summary: op.summary || '',
-    pathParams: pathOrdered.map((p) => ({ name: p.name, arg: identifier(p.name), type: pyType(p.schema) })),
+    pathParams: pathOrdered.map((p) => ({ name: p.name, arg: identifier(p.name, reserved), type: pyType(p.schema) })),
     queryParams: queryParams.map((p) => {
       let type = pyType(p.schema);
       const values = p.schema && p.schema.enum;
       if (Array.isArray(values) && values.length === 2 && values.includes('true') && values.includes('false')) type = `Union[bool, ${type}]`;
       else if (p.schema && p.schema.format === 'date-time') type = 'Union[str, datetime]';
-      return { name: p.name, arg: identifier(p.name), type };
+      return { name: p.name, arg: identifier(p.name, reserved), type };
     }),
     accountHeader: headers.includes('x-service-account-id'),
     idempotencyKey: headers.includes('idempotency-key'),

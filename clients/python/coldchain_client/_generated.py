@@ -2209,18 +2209,18 @@ class AccountsResource(Resource):
 
     def get(
         self,
-        account_id_: str,
+        account_id: str,
         *,
         timeout: Optional[float] = None,
     ) -> AccountDto:
         """Safe profile fields of an allow-listed company
 
         ``GET /accounts/{account_id}/`` (scopes: accounts:read); operation ``AccountsController_get``."""
-        return self._client._json(OPERATIONS["AccountsController_get"], path={"account_id": account_id_}, timeout=timeout)
+        return self._client._json(OPERATIONS["AccountsController_get"], path={"account_id": account_id}, timeout=timeout)
 
     def update(
         self,
-        account_id_: str,
+        account_id: str,
         body: UpdateAccountDto,
         *,
         timeout: Optional[float] = None,
@@ -2228,7 +2228,7 @@ class AccountsResource(Resource):
         """Update contact and legal profile fields
 
         ``PATCH /accounts/{account_id}/`` (scopes: accounts:write); operation ``AccountsController_update``."""
-        return self._client._json(OPERATIONS["AccountsController_update"], path={"account_id": account_id_}, body=body, timeout=timeout)
+        return self._client._json(OPERATIONS["AccountsController_update"], path={"account_id": account_id}, body=body, timeout=timeout)
 
 
 class LocationsResource(Resource):
