@@ -113,6 +113,10 @@ function generate(openapi) {
   }
 
   // ---- models ----
+  // first pass: find the unions, so that every variant class knows the interfaces it implements
+  for (const schema of Object.values(schemas)) {
+    for (const [prop, propSchema] of Object.entries(schema.properties || {})) csType(prop, propSchema, false);
+  }
   const modelBlocks = [];
   for (const [name, schema] of Object.entries(schemas)) {
     const cls = typeName(name);
@@ -154,8 +158,9 @@ function generate(openapi) {
   for (const [iface, { discriminator, mapping }] of interfaces) {
     const unknown = `Unknown${iface.slice(1)}`;
     const args = [str(discriminator), `typeof(${unknown})`, ...mapping.flatMap(([value, target]) => [str(value), `typeof(${typeName(target)})`])].join(', ');
+    const converter = `${iface.slice(1)}Converter`;
     unionBlocks.push(
-      `${doc(`One of: ${mapping.map(([v, t]) => `${typeName(t)} (${discriminator} = ${v})`).join(', ')}; a value this version does not know reads as ${unknown}.`, '    ')}    [JsonConverter(typeof(DiscriminatorConverter), ${args})]\n    public interface ${iface}\n    {\n    }\n\n${doc(`A ${iface} variant this version of the client does not know; its raw JSON is kept.`, '    ')}    [JsonConverter(typeof(FieldSetConverter))]\n    public sealed class ${unknown} : FieldSet, ${iface}\n    {\n    }\n`,
+      `${doc(`One of: ${mapping.map(([v, t]) => `${typeName(t)} (${discriminator} = ${v})`).join(', ')}; a value this version does not know reads as ${unknown}.`, '    ')}    [JsonConverter(typeof(${converter}))]\n    public interface ${iface}\n    {\n    }\n\n${doc(`Reads ${iface} by its ${discriminator} property.`, '    ')}    public sealed class ${converter} : DiscriminatorConverter\n    {\n        public ${converter}() : base(${args})\n        {\n        }\n    }\n\n${doc(`A ${iface} variant this version of the client does not know; its raw JSON is kept.`, '    ')}    [JsonConverter(typeof(FieldSetConverter))]\n    public sealed class ${unknown} : FieldSet, ${iface}\n    {\n    }\n`,
     );
   }
   const models = `${HEADER}using System;\nusing System.Collections.Generic;\nusing Newtonsoft.Json;\nusing Newtonsoft.Json.Linq;\nusing Coldchain.Client.Internal;\n\nnamespace Coldchain.Client.Models\n{\n${[...modelBlocks, ...unionBlocks].join('\n')}}\n`;
@@ -211,7 +216,9 @@ function generate(openapi) {
     }
   }
 
-  const paramType = (schema) => {
+  const paramType = (schema, name) => {
+    if (name === 'limit') return 'int';
+    if (schema.type === 'string' && Array.isArray(schema.enum) && schema.enum.length === 2 && schema.enum.includes('true') && schema.enum.includes('false')) return 'bool';
     if (schema.type === 'integer') return 'long';
     if (schema.type === 'number') return 'int';
     if (schema.type === 'boolean') return 'bool';
@@ -227,10 +234,12 @@ function generate(openapi) {
     const methods = services.get(op.service);
     for (const variant of variants) {
       const itemType = variant.item ? typeName(variant.item) : op.item || 'JObject';
-      const pathArgs = op.pathParams.map((x) => ({ name: camel(x.name), raw: x.name, type: paramType(x.schema) }));
+      // path parameters in template order; one the document does not declare is a string
+      const declared = new Map(op.pathParams.map((x) => [x.name, x]));
+      const pathArgs = [...op.path.matchAll(/\{([^}]+)\}/g)].map(([, raw]) => ({ name: camel(raw), raw, type: declared.has(raw) ? paramType(declared.get(raw).schema, raw) : 'string' }));
       const queryArgs = op.queryParams
         .filter((x) => !(variant.omit || []).includes(x.name))
-        .map((x) => ({ name: camel(x.name), raw: x.name, type: paramType(x.schema), required: (variant.require || []).includes(x.name) || x.required, description: x.description }));
+        .map((x) => ({ name: camel(x.name), raw: x.name, type: paramType(x.schema, x.name), required: (variant.require || []).includes(x.name) || x.required, description: x.description }));
       const sig = [];
       for (const a of pathArgs) sig.push(`${a.type} ${a.name}`);
       if (op.bodyType) sig.push(`${op.bodyType} body`);

@@ -141,13 +141,13 @@ namespace Coldchain.Client.Internal
     }
 
     /// <summary>Reads a oneOf by its discriminator property; an unknown value reads as the fallback type.</summary>
-    public sealed class DiscriminatorConverter : JsonConverter
+    public abstract class DiscriminatorConverter : JsonConverter
     {
         private readonly string property;
         private readonly Type fallback;
         private readonly Dictionary<string, Type> mapping = new Dictionary<string, Type>();
 
-        public DiscriminatorConverter(string property, Type fallback, params object[] mapping)
+        protected DiscriminatorConverter(string property, Type fallback, params object[] mapping)
         {
             this.property = property;
             this.fallback = fallback;

@@ -55,13 +55,13 @@ namespace Coldchain.Client.Webhooks
     }
 
     /// <summary>alarm.created and alarm.resolved.</summary>
-    public sealed class AlarmEvent : WebhookEvent
+    public sealed class AlarmWebhookEvent : WebhookEvent
     {
         public Alarm Alarm { get; internal set; }
     }
 
     /// <summary>shipment.created and shipment.completed: the shipment as GET /shipments/{id}/ returns it.</summary>
-    public sealed class ShipmentEvent : WebhookEvent
+    public sealed class ShipmentWebhookEvent : WebhookEvent
     {
         public Shipment Shipment { get; internal set; }
     }
@@ -206,11 +206,11 @@ namespace Coldchain.Client.Webhooks
             WebhookEvent result;
             if (type == WebhookEventTypes.AlarmCreated || type == WebhookEventTypes.AlarmResolved)
             {
-                result = new AlarmEvent { Alarm = data.ToObject<Alarm>(Json.Serializer) };
+                result = new AlarmWebhookEvent { Alarm = data.ToObject<Alarm>(Json.Serializer) };
             }
             else if (type == WebhookEventTypes.ShipmentCreated || type == WebhookEventTypes.ShipmentCompleted)
             {
-                result = new ShipmentEvent { Shipment = data.ToObject<Shipment>(Json.Serializer) };
+                result = new ShipmentWebhookEvent { Shipment = data.ToObject<Shipment>(Json.Serializer) };
             }
             else
             {

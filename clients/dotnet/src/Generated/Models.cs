@@ -34,7 +34,7 @@ namespace Coldchain.Client.Models
         public string Scope { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="GrantType"/&gt; known to this version (others may appear later).
+        /// Values of GrantType known to this version of the client (the service may add others).
         /// </summary>
         public static class GrantTypeValues
         {
@@ -60,7 +60,7 @@ namespace Coldchain.Client.Models
         public string Scope { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="TokenType"/&gt; known to this version (others may appear later).
+        /// Values of TokenType known to this version of the client (the service may add others).
         /// </summary>
         public static class TokenTypeValues
         {
@@ -77,7 +77,7 @@ namespace Coldchain.Client.Models
         public string ErrorDescription { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Error"/&gt; known to this version (others may appear later).
+        /// Values of Error known to this version of the client (the service may add others).
         /// </summary>
         public static class ErrorValues
         {
@@ -166,7 +166,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset UpdatedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Status"/&gt; known to this version (others may appear later).
+        /// Values of Status known to this version of the client (the service may add others).
         /// </summary>
         public static class StatusValues
         {
@@ -313,7 +313,7 @@ namespace Coldchain.Client.Models
     /// Only the properties that were set (null included) are sent: an unset property leaves the field unchanged; set it to null to clear it.
     /// </summary>
     [JsonConverter(typeof(FieldSetConverter))]
-    public sealed partial class CircleGeofence : FieldSet
+    public sealed partial class CircleGeofence : FieldSet, IGeofence
     {
         [JsonIgnore]
         public string Type
@@ -340,7 +340,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -372,7 +372,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -384,7 +384,7 @@ namespace Coldchain.Client.Models
     /// Only the properties that were set (null included) are sent: an unset property leaves the field unchanged; set it to null to clear it.
     /// </summary>
     [JsonConverter(typeof(FieldSetConverter))]
-    public sealed partial class PolygonGeofence : FieldSet
+    public sealed partial class PolygonGeofence : FieldSet, IGeofence
     {
         [JsonIgnore]
         public string Type
@@ -404,7 +404,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -469,7 +469,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="AlarmSeverity"/&gt; known to this version (others may appear later).
+        /// Values of AlarmSeverity known to this version of the client (the service may add others).
         /// </summary>
         public static class AlarmSeverityValues
         {
@@ -516,7 +516,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="AlarmSeverity"/&gt; known to this version (others may appear later).
+        /// Values of AlarmSeverity known to this version of the client (the service may add others).
         /// </summary>
         public static class AlarmSeverityValues
         {
@@ -598,7 +598,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset UpdatedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Kind"/&gt; known to this version (others may appear later).
+        /// Values of Kind known to this version of the client (the service may add others).
         /// </summary>
         public static class KindValues
         {
@@ -697,7 +697,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Kind"/&gt; known to this version (others may appear later).
+        /// Values of Kind known to this version of the client (the service may add others).
         /// </summary>
         public static class KindValues
         {
@@ -796,7 +796,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Kind"/&gt; known to this version (others may appear later).
+        /// Values of Kind known to this version of the client (the service may add others).
         /// </summary>
         public static class KindValues
         {
@@ -863,7 +863,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset UpdatedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Mode"/&gt; known to this version (others may appear later).
+        /// Values of Mode known to this version of the client (the service may add others).
         /// </summary>
         public static class ModeValues
         {
@@ -960,7 +960,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Mode"/&gt; known to this version (others may appear later).
+        /// Values of Mode known to this version of the client (the service may add others).
         /// </summary>
         public static class ModeValues
         {
@@ -1057,7 +1057,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Mode"/&gt; known to this version (others may appear later).
+        /// Values of Mode known to this version of the client (the service may add others).
         /// </summary>
         public static class ModeValues
         {
@@ -1107,7 +1107,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Role"/&gt; known to this version (others may appear later).
+        /// Values of Role known to this version of the client (the service may add others).
         /// </summary>
         public static class RoleValues
         {
@@ -1708,7 +1708,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Mode"/&gt; known to this version (others may appear later).
+        /// Values of Mode known to this version of the client (the service may add others).
         /// </summary>
         public static class ModeValues
         {
@@ -1959,7 +1959,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset? DeactivatedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Role"/&gt; known to this version (others may appear later).
+        /// Values of Role known to this version of the client (the service may add others).
         /// </summary>
         public static class RoleValues
         {
@@ -2014,7 +2014,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Role"/&gt; known to this version (others may appear later).
+        /// Values of Role known to this version of the client (the service may add others).
         /// </summary>
         public static class RoleValues
         {
@@ -2045,7 +2045,7 @@ namespace Coldchain.Client.Models
         public bool Assignable { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="RoleValue"/&gt; known to this version (others may appear later).
+        /// Values of RoleValue known to this version of the client (the service may add others).
         /// </summary>
         public static class RoleValueValues
         {
@@ -2086,7 +2086,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset? AcceptedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Role"/&gt; known to this version (others may appear later).
+        /// Values of Role known to this version of the client (the service may add others).
         /// </summary>
         public static class RoleValues
         {
@@ -2097,7 +2097,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Status"/&gt; known to this version (others may appear later).
+        /// Values of Status known to this version of the client (the service may add others).
         /// </summary>
         public static class StatusValues
         {
@@ -2141,7 +2141,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Role"/&gt; known to this version (others may appear later).
+        /// Values of Role known to this version of the client (the service may add others).
         /// </summary>
         public static class RoleValues
         {
@@ -2528,7 +2528,7 @@ namespace Coldchain.Client.Models
         public LocationStatus Location { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Connectivity"/&gt; known to this version (others may appear later).
+        /// Values of Connectivity known to this version of the client (the service may add others).
         /// </summary>
         public static class ConnectivityValues
         {
@@ -2567,7 +2567,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset CreatedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -2719,7 +2719,7 @@ namespace Coldchain.Client.Models
         public string ResolvedBy { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -2732,7 +2732,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Severity"/&gt; known to this version (others may appear later).
+        /// Values of Severity known to this version of the client (the service may add others).
         /// </summary>
         public static class SeverityValues
         {
@@ -2742,7 +2742,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Source"/&gt; known to this version (others may appear later).
+        /// Values of Source known to this version of the client (the service may add others).
         /// </summary>
         public static class SourceValues
         {
@@ -2853,7 +2853,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset UpdatedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Status"/&gt; known to this version (others may appear later).
+        /// Values of Status known to this version of the client (the service may add others).
         /// </summary>
         public static class StatusValues
         {
@@ -2946,7 +2946,7 @@ namespace Coldchain.Client.Models
         }
 
         /// <summary>
-        /// Values of &lt;see cref="Mode"/&gt; known to this version (others may appear later).
+        /// Values of Mode known to this version of the client (the service may add others).
         /// </summary>
         public static class ModeValues
         {
@@ -3117,7 +3117,7 @@ namespace Coldchain.Client.Models
         public bool Completed { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Mode"/&gt; known to this version (others may appear later).
+        /// Values of Mode known to this version of the client (the service may add others).
         /// </summary>
         public static class ModeValues
         {
@@ -3239,7 +3239,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset RecordedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Kind"/&gt; known to this version (others may appear later).
+        /// Values of Kind known to this version of the client (the service may add others).
         /// </summary>
         public static class KindValues
         {
@@ -3351,7 +3351,7 @@ namespace Coldchain.Client.Models
         public List<ShipmentEvent> Events { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Status"/&gt; known to this version (others may appear later).
+        /// Values of Status known to this version of the client (the service may add others).
         /// </summary>
         public static class StatusValues
         {
@@ -3592,7 +3592,7 @@ namespace Coldchain.Client.Models
         public string DeviceId { get; set; }
     }
 
-    public sealed partial class ShipmentSubject
+    public sealed partial class ShipmentSubject : ISubject
     {
         [JsonProperty("type")]
         public string Type { get; set; }
@@ -3601,7 +3601,7 @@ namespace Coldchain.Client.Models
         public long Id { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -3609,7 +3609,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class DeviceSubject
+    public sealed partial class DeviceSubject : ISubject
     {
         [JsonProperty("type")]
         public string Type { get; set; }
@@ -3618,7 +3618,7 @@ namespace Coldchain.Client.Models
         public string Id { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="Type"/&gt; known to this version (others may appear later).
+        /// Values of Type known to this version of the client (the service may add others).
         /// </summary>
         public static class TypeValues
         {
@@ -3668,7 +3668,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset GeneratedAt { get; set; }
 
         /// <summary>
-        /// Values of &lt;see cref="ContentType"/&gt; known to this version (others may appear later).
+        /// Values of ContentType known to this version of the client (the service may add others).
         /// </summary>
         public static class ContentTypeValues
         {
@@ -3728,9 +3728,19 @@ namespace Coldchain.Client.Models
     /// <summary>
     /// One of: CircleGeofence (type = circle), PolygonGeofence (type = polygon); a value this version does not know reads as UnknownGeofence.
     /// </summary>
-    [JsonConverter(typeof(DiscriminatorConverter), "type", typeof(UnknownGeofence), "circle", typeof(CircleGeofence), "polygon", typeof(PolygonGeofence))]
+    [JsonConverter(typeof(GeofenceConverter))]
     public interface IGeofence
     {
+    }
+
+    /// <summary>
+    /// Reads IGeofence by its type property.
+    /// </summary>
+    public sealed class GeofenceConverter : DiscriminatorConverter
+    {
+        public GeofenceConverter() : base("type", typeof(UnknownGeofence), "circle", typeof(CircleGeofence), "polygon", typeof(PolygonGeofence))
+        {
+        }
     }
 
     /// <summary>
@@ -3744,9 +3754,19 @@ namespace Coldchain.Client.Models
     /// <summary>
     /// One of: ShipmentSubject (type = shipment), DeviceSubject (type = device); a value this version does not know reads as UnknownSubject.
     /// </summary>
-    [JsonConverter(typeof(DiscriminatorConverter), "type", typeof(UnknownSubject), "shipment", typeof(ShipmentSubject), "device", typeof(DeviceSubject))]
+    [JsonConverter(typeof(SubjectConverter))]
     public interface ISubject
     {
+    }
+
+    /// <summary>
+    /// Reads ISubject by its type property.
+    /// </summary>
+    public sealed class SubjectConverter : DiscriminatorConverter
+    {
+        public SubjectConverter() : base("type", typeof(UnknownSubject), "shipment", typeof(ShipmentSubject), "device", typeof(DeviceSubject))
+        {
+        }
     }
 
     /// <summary>

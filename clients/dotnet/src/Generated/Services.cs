@@ -196,7 +196,7 @@ namespace Coldchain.Client
         /// List the active customer accounts on the credential’s allow-list.
         /// GET /accounts/ — operation AccountsController_list; scopes: accounts:read.
         /// </summary>
-        public Task<Page<Account>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Account>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -211,7 +211,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Account> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<Account> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<Account>(ct => ListAsync(limit, null, options, ct));
         }
@@ -220,10 +220,10 @@ namespace Coldchain.Client
         /// Safe profile fields of an allow-listed company.
         /// GET /accounts/{account_id}/ — operation AccountsController_get; scopes: accounts:read.
         /// </summary>
-        public Task<Account> GetAsync(RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Account> GetAsync(string accountId, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
-            var request = new ApiRequest("GET", "accounts/{account_id}/", query, options)
+            var request = new ApiRequest("GET", Path("accounts/{account_id}/", "account_id", accountId), query, options)
             {
                 OperationId = "AccountsController_get",
             };
@@ -234,10 +234,10 @@ namespace Coldchain.Client
         /// Update contact and legal profile fields.
         /// PATCH /accounts/{account_id}/ — operation AccountsController_update; scopes: accounts:write.
         /// </summary>
-        public Task<Account> UpdateAsync(UpdateAccount body, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Account> UpdateAsync(string accountId, UpdateAccount body, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
-            var request = new ApiRequest("PATCH", "accounts/{account_id}/", query, options)
+            var request = new ApiRequest("PATCH", Path("accounts/{account_id}/", "account_id", accountId), query, options)
             {
                 OperationId = "AccountsController_update",
                 Body = body,
@@ -259,7 +259,7 @@ namespace Coldchain.Client
         /// List locations.
         /// GET /locations/ — operation LocationsController_list; scopes: locations:read.
         /// </summary>
-        public Task<Page<Location>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Location>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -274,7 +274,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Location> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<Location> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<Location>(ct => ListAsync(limit, null, options, ct));
         }
@@ -368,7 +368,7 @@ namespace Coldchain.Client
         /// List carriers.
         /// GET /carriers/ — operation CarriersController_list; scopes: carriers:read.
         /// </summary>
-        public Task<Page<Carrier>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Carrier>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -383,7 +383,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Carrier> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<Carrier> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<Carrier>(ct => ListAsync(limit, null, options, ct));
         }
@@ -477,7 +477,7 @@ namespace Coldchain.Client
         /// List receivers.
         /// GET /receivers/ — operation ReceiversController_list; scopes: receivers:read.
         /// </summary>
-        public Task<Page<Receiver>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Receiver>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -492,7 +492,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Receiver> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<Receiver> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<Receiver>(ct => ListAsync(limit, null, options, ct));
         }
@@ -586,7 +586,7 @@ namespace Coldchain.Client
         /// List alert presets.
         /// GET /alert-presets/ — operation AlertPresetsController_list; scopes: alert-presets:read.
         /// </summary>
-        public Task<Page<AlertPreset>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<AlertPreset>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -601,7 +601,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<AlertPreset> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<AlertPreset> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<AlertPreset>(ct => ListAsync(limit, null, options, ct));
         }
@@ -695,7 +695,7 @@ namespace Coldchain.Client
         /// List shipment templates.
         /// GET /shipment-templates/ — operation ShipmentTemplatesController_list; scopes: shipment-templates:read.
         /// </summary>
-        public Task<Page<ShipmentTemplate>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<ShipmentTemplate>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -710,7 +710,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<ShipmentTemplate> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<ShipmentTemplate> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<ShipmentTemplate>(ct => ListAsync(limit, null, options, ct));
         }
@@ -804,7 +804,7 @@ namespace Coldchain.Client
         /// List the customer users of the account.
         /// GET /users/ — operation UsersController_list; scopes: users:read.
         /// </summary>
-        public Task<Page<User>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<User>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -819,7 +819,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<User> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<User> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<User>(ct => ListAsync(limit, null, options, ct));
         }
@@ -913,7 +913,7 @@ namespace Coldchain.Client
         /// List invitations.
         /// GET /user-invitations/ — operation InvitationsController_list; scopes: users:read.
         /// </summary>
-        public Task<Page<Invitation>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Invitation>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -928,7 +928,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Invitation> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<Invitation> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<Invitation>(ct => ListAsync(limit, null, options, ct));
         }
@@ -978,7 +978,7 @@ namespace Coldchain.Client
         /// List the tenant’s approved, non-deleted devices.
         /// GET /devices/ — operation DevicesController_list; scopes: devices:read.
         /// </summary>
-        public Task<Page<Device>> ListAsync(long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Device>> ListAsync(int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -993,7 +993,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Device> ListAutoPaging(long? limit = null, RequestOptions options = null)
+        public AutoPager<Device> ListAutoPaging(int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<Device>(ct => ListAsync(limit, null, options, ct));
         }
@@ -1060,7 +1060,7 @@ namespace Coldchain.Client
         /// Maintenance, fault, repair and calibration records (no cost fields).
         /// GET /devices/{device_id}/maintenance/ — operation DevicesController_maintenance; scopes: maintenance:read.
         /// </summary>
-        public Task<Page<MaintenanceRecord>> ListMaintenanceAsync(string deviceId, long? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<MaintenanceRecord>> ListMaintenanceAsync(string deviceId, int? limit = null, string cursor = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -1075,7 +1075,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListMaintenanceAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<MaintenanceRecord> ListMaintenanceAutoPaging(string deviceId, long? limit = null, RequestOptions options = null)
+        public AutoPager<MaintenanceRecord> ListMaintenanceAutoPaging(string deviceId, int? limit = null, RequestOptions options = null)
         {
             return new AutoPager<MaintenanceRecord>(ct => ListMaintenanceAsync(deviceId, limit, null, options, ct));
         }
@@ -1084,7 +1084,7 @@ namespace Coldchain.Client
         /// Alarms of the device’s current lifecycle, newest first.
         /// GET /devices/{device_id}/alarms/ — operation DeviceAlarmsController_list; scopes: alarms:read.
         /// </summary>
-        public Task<Page<Alarm>> ListAlarmsAsync(string deviceId, long? limit = null, string cursor = null, string resolved = null, string severity = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Alarm>> ListAlarmsAsync(string deviceId, int? limit = null, string cursor = null, bool? resolved = null, string severity = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -1101,7 +1101,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAlarmsAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Alarm> ListAlarmsAutoPaging(string deviceId, long? limit = null, string resolved = null, string severity = null, RequestOptions options = null)
+        public AutoPager<Alarm> ListAlarmsAutoPaging(string deviceId, int? limit = null, bool? resolved = null, string severity = null, RequestOptions options = null)
         {
             return new AutoPager<Alarm>(ct => ListAlarmsAsync(deviceId, limit, null, resolved, severity, options, ct));
         }
@@ -1183,7 +1183,7 @@ namespace Coldchain.Client
         /// List the tenant’s alarms, newest first.
         /// GET /alarms/ — operation AlarmsController_list; scopes: alarms:read.
         /// </summary>
-        public Task<Page<Alarm>> ListAsync(long? limit = null, string cursor = null, string resolved = null, string severity = null, string deviceId = null, long? shipmentId = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Alarm>> ListAsync(int? limit = null, string cursor = null, bool? resolved = null, string severity = null, string deviceId = null, long? shipmentId = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -1202,7 +1202,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Alarm> ListAutoPaging(long? limit = null, string resolved = null, string severity = null, string deviceId = null, long? shipmentId = null, RequestOptions options = null)
+        public AutoPager<Alarm> ListAutoPaging(int? limit = null, bool? resolved = null, string severity = null, string deviceId = null, long? shipmentId = null, RequestOptions options = null)
         {
             return new AutoPager<Alarm>(ct => ListAsync(limit, null, resolved, severity, deviceId, shipmentId, options, ct));
         }
@@ -1250,7 +1250,7 @@ namespace Coldchain.Client
         /// List shipments, newest first.
         /// GET /shipments/ — operation ShipmentsController_list; scopes: shipments:read.
         /// </summary>
-        public Task<Page<ShipmentListItem>> ListAsync(long? limit = null, string cursor = null, string status = null, string search = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<ShipmentListItem>> ListAsync(int? limit = null, string cursor = null, string status = null, string search = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -1267,7 +1267,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<ShipmentListItem> ListAutoPaging(long? limit = null, string status = null, string search = null, RequestOptions options = null)
+        public AutoPager<ShipmentListItem> ListAutoPaging(int? limit = null, string status = null, string search = null, RequestOptions options = null)
         {
             return new AutoPager<ShipmentListItem>(ct => ListAsync(limit, null, status, search, options, ct));
         }
@@ -1458,7 +1458,7 @@ namespace Coldchain.Client
         /// List generated device and shipment reports, newest first.
         /// GET /reports/ — operation ReportsController_list; scopes: reports:read.
         /// </summary>
-        public Task<Page<Report>> ListAsync(long? limit = null, string cursor = null, string subjectType = null, long? shipmentId = null, string deviceId = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<Page<Report>> ListAsync(int? limit = null, string cursor = null, string subjectType = null, long? shipmentId = null, string deviceId = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var query = new QueryBuilder();
             query.Add("limit", limit);
@@ -1476,7 +1476,7 @@ namespace Coldchain.Client
         /// <summary>
         /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
         /// </summary>
-        public AutoPager<Report> ListAutoPaging(long? limit = null, string subjectType = null, long? shipmentId = null, string deviceId = null, RequestOptions options = null)
+        public AutoPager<Report> ListAutoPaging(int? limit = null, string subjectType = null, long? shipmentId = null, string deviceId = null, RequestOptions options = null)
         {
             return new AutoPager<Report>(ct => ListAsync(limit, null, subjectType, shipmentId, deviceId, options, ct));
         }

@@ -1,0 +1,1 @@
+class Placeholder { static void Main() {} }
