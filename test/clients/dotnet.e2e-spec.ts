@@ -32,16 +32,36 @@ if (!MONO) {
 }
 const suite = MONO ? describe : describe.skip;
 
-/** Runs the compiled test runner without blocking this process (the api answers it from here). */
-function runDotnetTests(env: Record<string, string>, args: string[]): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs the compiled test runner without blocking this process (the api answers it from here).
+ * `onLine` sees each line the runner prints and may answer on its stdin.
+ */
+function runDotnetTests(
+  env: Record<string, string>,
+  args: string[],
+  onLine: (line: string, answer: (text: string) => void) => Promise<void> | void = () => undefined,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('mono', [join(BIN, 'Coldchain.Client.Tests.exe'), '--no-skip', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let pending = '';
+    const answer = (text: string): void => void child.stdin.write(`${text}\n`);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        Promise.resolve(onLine(line.trim(), answer)).catch((error: unknown) => {
+          child.kill('SIGKILL');
+          reject(error instanceof Error ? error : new Error(String(error)));
+        });
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', reject);
@@ -163,14 +183,18 @@ suite('.NET client against the real service', () => {
     const limited = await startListeningApi({ RATE_LIMIT_PER_MINUTE: '5' });
     try {
       const tenant = await createTenant(limited.app, undefined, 'DotNet Limited');
-      // The credential has just spent its 5 requests, in a window with 4 s left (a fresh window is
-      // 60 s long, too long to wait for here): its next request is refused with Retry-After.
       const guard = rateLimitGuard(limited.app) as unknown as { perCredential: { limiter: { set(key: string, points: number, seconds: number): Promise<unknown> } } };
-      await guard.perCredential.limiter.set(tenant.credential.id, 5, 4);
       expectPassed(
         await runDotnetTests(
           { COLDCHAIN_BASE_URL: `${limited.base}${API}`, COLDCHAIN_CLIENT_ID: tenant.credential.client_id, COLDCHAIN_CLIENT_SECRET: tenant.credential.client_secret },
           ['--category', 'ratelimit'],
+          async (line, answer) => {
+            if (line !== 'READY') return;
+            // The credential has now spent its 5 requests, in a window with 3 s left (a fresh window
+            // is 60 s long, too long to wait for here): its next request is refused with Retry-After.
+            await guard.perCredential.limiter.set(tenant.credential.id, 5, 3);
+            answer('GO');
+          },
         ),
       );
     } finally {

@@ -481,8 +481,21 @@ namespace Coldchain.Client.Internal
         private readonly ApiRequester requester;
         private readonly ClientOptions options;
         private readonly SemaphoreSlim gate = new SemaphoreSlim(1, 1);
-        private string token;
-        private DateTimeOffset renewAt;
+        private CachedToken cached;
+
+        /// <summary>Token and renewal time, replaced together (never torn between threads).</summary>
+        private sealed class CachedToken
+        {
+            public CachedToken(string value, DateTimeOffset renewAt)
+            {
+                Value = value;
+                RenewAt = renewAt;
+            }
+
+            public string Value { get; private set; }
+
+            public DateTimeOffset RenewAt { get; private set; }
+        }
 
         internal TokenCache(ApiRequester requester, ClientOptions options)
         {
@@ -492,12 +505,13 @@ namespace Coldchain.Client.Internal
 
         public async Task<string> GetAsync(CancellationToken cancellationToken)
         {
-            var current = Volatile.Read(ref token);
-            if (current != null && DateTimeOffset.UtcNow < renewAt) return current;
+            var current = Volatile.Read(ref cached);
+            if (current != null && DateTimeOffset.UtcNow < current.RenewAt) return current.Value;
             await gate.WaitAsync(cancellationToken).ConfigureAwait(false);
             try
             {
-                if (token != null && DateTimeOffset.UtcNow < renewAt) return token;
+                current = Volatile.Read(ref cached);
+                if (current != null && DateTimeOffset.UtcNow < current.RenewAt) return current.Value;
                 var body = new TokenRequest
                 {
                     GrantType = TokenRequest.GrantTypeValues.ClientCredentials,
@@ -509,8 +523,7 @@ namespace Coldchain.Client.Internal
                 var response = await requester.SendAsync<TokenResponse>(request, cancellationToken).ConfigureAwait(false);
                 var lifetime = TimeSpan.FromSeconds(response.ExpiresIn);
                 var margin = TimeSpan.FromTicks(Math.Min(options.TokenRefreshMargin.Ticks, lifetime.Ticks / 10));
-                renewAt = DateTimeOffset.UtcNow + lifetime - margin;
-                Volatile.Write(ref token, response.AccessToken);
+                Volatile.Write(ref cached, new CachedToken(response.AccessToken, DateTimeOffset.UtcNow + lifetime - margin));
                 requester.Log("access token obtained (expires in " + (long)lifetime.TotalSeconds + " s, scopes: " + response.Scope + ")");
                 return response.AccessToken;
             }
@@ -522,7 +535,8 @@ namespace Coldchain.Client.Internal
 
         public void Invalidate(string stale)
         {
-            Interlocked.CompareExchange(ref token, null, stale);
+            var current = Volatile.Read(ref cached);
+            if (current != null && current.Value == stale) Interlocked.CompareExchange(ref cached, null, current);
         }
     }
 }
