@@ -136,7 +136,8 @@ namespace Coldchain.Client.Internal
             BaseUri = NormalizeBase(options.BaseUrl);
             ClientId = options.ClientId;
             AccountId = options.AccountId;
-            http = options.HttpMessageHandler != null ? new HttpClient(options.HttpMessageHandler, true) : new HttpClient();
+            // the API never redirects; not following redirects keeps the token on the configured host
+            http = new HttpClient(options.HttpMessageHandler ?? new HttpClientHandler { AllowAutoRedirect = false }, true);
             http.Timeout = System.Threading.Timeout.InfiniteTimeSpan;
             tokens = new TokenCache(this, options);
         }
