@@ -1,0 +1,135 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Net.Http;
+using System.Security.Cryptography;
+using System.Threading;
+using System.Threading.Tasks;
+using Coldchain.Client.Internal;
+
+namespace Coldchain.Client
+{
+    /// <summary>A streamed file response (report download). Dispose it when done.</summary>
+    public sealed class FileDownload : IDisposable
+    {
+        private readonly HttpResponseMessage response;
+
+        internal FileDownload(HttpResponseMessage response, Stream content)
+        {
+            this.response = response;
+            Content = content;
+            var headers = response.Content.Headers;
+            ContentType = headers.ContentType != null ? headers.ContentType.MediaType : null;
+            ContentLength = headers.ContentLength;
+            FileName = headers.ContentDisposition != null ? (headers.ContentDisposition.FileNameStar ?? headers.ContentDisposition.FileName) : null;
+            if (FileName != null) FileName = FileName.Trim('"');
+            ETag = response.Headers.ETag != null ? response.Headers.ETag.Tag.Trim('"') : null;
+            IEnumerable<string> ids;
+            RequestId = response.Headers.TryGetValues("X-Request-ID", out ids) ? ids.FirstOrDefault() : null;
+        }
+
+        /// <summary>The body, read from the network as it is consumed.</summary>
+        public Stream Content { get; private set; }
+
+        public string ContentType { get; private set; }
+
+        public long? ContentLength { get; private set; }
+
+        /// <summary>File name from Content-Disposition.</summary>
+        public string FileName { get; private set; }
+
+        /// <summary>The ETag without quotes: the SHA-256 of the file (hex).</summary>
+        public string ETag { get; private set; }
+
+        public string RequestId { get; private set; }
+
+        /// <summary>
+        /// Copies the body to <paramref name="destination"/> in chunks, checking its length against
+        /// Content-Length and its SHA-256 against the ETag; returns the number of bytes copied.
+        /// </summary>
+        public async Task<long> CopyToAsync(Stream destination, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var buffer = new byte[81920];
+            long total = 0;
+            using (var sha = SHA256.Create())
+            {
+                int read;
+                while ((read = await Content.ReadAsync(buffer, 0, buffer.Length, cancellationToken).ConfigureAwait(false)) > 0)
+                {
+                    sha.TransformBlock(buffer, 0, read, null, 0);
+                    await destination.WriteAsync(buffer, 0, read, cancellationToken).ConfigureAwait(false);
+                    total += read;
+                }
+                sha.TransformFinalBlock(new byte[0], 0, 0);
+                if (ContentLength.HasValue && ContentLength.Value != total)
+                {
+                    throw new ColdchainException("download incomplete: " + total + " of " + ContentLength.Value + " bytes (request id " + RequestId + ")");
+                }
+                var digest = BitConverter.ToString(sha.Hash).Replace("-", "").ToLowerInvariant();
+                if (ETag != null && ETag.Length == 64 && !string.Equals(ETag, digest, StringComparison.OrdinalIgnoreCase))
+                {
+                    throw new ColdchainException("download corrupted: SHA-256 differs from the ETag (request id " + RequestId + ")");
+                }
+            }
+            await destination.FlushAsync(cancellationToken).ConfigureAwait(false);
+            return total;
+        }
+
+        /// <summary>Streams the body into a file (written as path + ".part", then renamed); returns the byte count.</summary>
+        public async Task<long> SaveToFileAsync(string path, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var partial = path + ".part";
+            try
+            {
+                long written;
+                using (var file = new FileStream(partial, FileMode.Create, FileAccess.Write, FileShare.None, 81920, true))
+                {
+                    written = await CopyToAsync(file, cancellationToken).ConfigureAwait(false);
+                }
+                if (File.Exists(path)) File.Delete(path);
+                File.Move(partial, path);
+                return written;
+            }
+            catch
+            {
+                try
+                {
+                    if (File.Exists(partial)) File.Delete(partial);
+                }
+                catch (IOException)
+                {
+                    // best effort
+                }
+                throw;
+            }
+        }
+
+        public void Dispose()
+        {
+            Content.Dispose();
+            response.Dispose();
+        }
+    }
+
+    public sealed partial class ReportsService
+    {
+        /// <summary>Streams a report file into <paramref name="path"/> (never held in memory); returns the number of bytes written.</summary>
+        public async Task<long> DownloadToFileAsync(string reportId, string path, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            using (var download = await DownloadAsync(reportId, options, cancellationToken).ConfigureAwait(false))
+            {
+                return await download.SaveToFileAsync(path, cancellationToken).ConfigureAwait(false);
+            }
+        }
+
+        /// <summary>Streams a report file into <paramref name="destination"/>; returns the number of bytes written.</summary>
+        public async Task<long> DownloadToStreamAsync(string reportId, Stream destination, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            using (var download = await DownloadAsync(reportId, options, cancellationToken).ConfigureAwait(false))
+            {
+                return await download.CopyToAsync(destination, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+}
