@@ -1,3 +1,4 @@
+import { ColdchainError } from './errors';
 import type { ResponseInfo, WithResponse } from './types';
 
 /** One page of a list: its records and the link to the next page. */
@@ -34,7 +35,7 @@ export class Paginator<T> implements AsyncIterable<T> {
       yield page;
       next = page.links?.next ?? undefined;
       if (next !== undefined) {
-        if (seen.has(next)) throw new Error(`paging loop: links.next repeats ${new URL(next).pathname}`);
+        if (seen.has(next)) throw new ColdchainError(`paging loop: links.next repeats ${new URL(next).pathname}`);
         seen.add(next);
       }
     } while (next !== undefined);
