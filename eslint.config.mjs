@@ -34,7 +34,7 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'scripts/**', '*.config.js', 'bench/results/**'] },
+  { ignores: ['dist/**', 'clients/*/dist/**', 'clients/*/bin/**', 'clients/*/obj/**', 'node_modules/**', '.data/**', 'coverage/**', 'scripts/**', '*.config.js', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

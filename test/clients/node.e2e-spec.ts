@@ -1,3 +1,4 @@
+import type { AccountId } from '@app/vocabulary';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -50,7 +51,7 @@ describe('Node.js client against the real service', () => {
   let tenant: Tenant;
   let devices: string[];
   let hook: CreatedWebhookEndpoint;
-  let otherAccount: string;
+  let otherAccount: AccountId;
   let multi: { client_id: string; client_secret: string };
   /** Origin and destination locations for shipments. */
   let route: { origin_location_id: string; destination_location_id: string };
