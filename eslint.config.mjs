@@ -2,13 +2,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Import boundaries (the layers, bottom up): vocabulary → config, observability → database →
-// events → webhooks → domain → apps. A layer imports only from layers below it, so no loop can
-// form between libraries; libs never import apps; the api's common/ never imports a feature module.
+// Import boundaries (the layers, bottom up): vocabulary → webhook-kit → config, observability →
+// database → events → webhooks → domain → apps. A layer imports only from layers below it, so no
+// loop can form between libraries; libs never import apps; the api's common/ never imports a
+// feature module. webhook-kit (the receiver kit customers copy) imports nothing of the project but
+// vocabulary, and every other library may import it.
 const APP_PATHS = { group: ['**/apps/**', '../../apps/*', '../../../apps/*'], message: 'libs never import apps: move shared code to a lib.' };
 const lib = (name) => ({ group: [`@app/${name}`, `@app/${name}/*`], message: `this layer must not import @app/${name} (see the layering in eslint.config.mjs).` });
 const LAYERS = {
-  vocabulary: ['config', 'observability', 'database', 'events', 'webhooks', 'domain'],
+  vocabulary: ['webhook-kit', 'config', 'observability', 'database', 'events', 'webhooks', 'domain'],
+  'webhook-kit': ['config', 'observability', 'database', 'events', 'webhooks', 'domain'],
   config: ['observability', 'database', 'events', 'webhooks', 'domain'],
   observability: ['database', 'events', 'webhooks', 'domain'],
   database: ['events', 'webhooks', 'domain'],

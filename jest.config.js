@@ -5,7 +5,7 @@
  * real apps against real PostgreSQL and RabbitMQ.
  */
 const moduleNameMapper = {
-  '^@app/(config|database|events|webhooks|domain|observability|vocabulary)(|/.*)$': '<rootDir>/libs/$1/src$2',
+  '^@app/(config|database|events|webhook-kit|webhooks|domain|observability|vocabulary)(|/.*)$': '<rootDir>/libs/$1/src$2',
 };
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', useESM: true, diagnostics: false }],

@@ -113,7 +113,7 @@ async function startEmbeddedPostgres(port) {
 
 async function prepareDatabase(config) {
   const { createDataSource, runMigrationsLocked } = require(path.join(root, 'dist/libs/database/src'));
-  const { seedDemo, isDatabaseEmpty } = require(path.join(root, 'dist/libs/domain/src'));
+  const { seedDemo, isDatabaseEmpty } = require(path.join(root, 'dist/apps/cli/src/demo/demo-seed'));
   const dataSource = createDataSource(config.databaseUrl, 2);
   await dataSource.initialize();
   try {

@@ -1,3 +1,4 @@
+import { createLogger } from '@app/observability';
 import type { IncomingMessage } from 'node:http';
 import { decode, verify, type JwtPayload } from 'jsonwebtoken';
 import type { AppConfig } from '@app/config';
@@ -29,7 +30,7 @@ export class BaselineAuth {
     private readonly config: AppConfig,
     sql: DataSource,
   ) {
-    this.credentials = new CredentialLookupService(sql as never);
+    this.credentials = new CredentialLookupService(sql as never, createLogger('silent', 'bench-baseline'));
     this.keys = verificationKeys(config);
   }
 

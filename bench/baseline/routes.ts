@@ -1,18 +1,16 @@
 import type { AppConfig } from '@app/config';
 import type { Request } from 'express';
-import { NotFoundError } from '../../apps/api/src/common/api-error';
+import { NotFoundError } from '@app/domain';
 import { Paginator } from '../../apps/api/src/common/paginator';
 import { DEFAULT_PAGE_SIZE } from '../../apps/api/src/common/paging';
-import { DevicesRepository } from '@app/domain';
-import { DevicesService } from '../../apps/api/src/devices/devices.service';
+import { DevicesRepository, DevicesService } from '@app/domain';
 import { DeviceDto } from '../../apps/api/src/devices/dto/device.dto';
 import { TELEMETRY_DEFAULT_PAGE_SIZE, type TelemetryQueryDto } from '../../apps/api/src/telemetry/dto/telemetry-query.dto';
-import { BUCKET_WIDTHS, type BucketName } from '../../apps/api/src/telemetry/telemetry-buckets';
-import { TelemetryRepository } from '../../apps/api/src/telemetry/telemetry.repository';
-import { presentBucket, presentPoint, TelemetryService } from '../../apps/api/src/telemetry/telemetry.service';
+import { BUCKET_WIDTHS, TelemetryRepository, TelemetryService, type BucketName } from '@app/domain';
+import { presentBucket, presentPoint } from '../../apps/api/src/telemetry/telemetry.presenter';
 import { shipmentDetailAdapter } from '../adapters/shipments.adapter';
 import type { DataSource } from 'typeorm';
-import type { AccountId } from '@app/vocabulary';
+import { BY_TIME, BY_UUID, type AccountId } from '@app/vocabulary';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -48,9 +46,9 @@ export class BaselineRoutes {
 
   async devices(request: BaselineRequest, accountId: AccountId): Promise<unknown> {
     const query = { limit: request.query.limit ? Number(request.query.limit) : undefined, cursor: request.query.cursor };
-    const page = this.paginator.start(asExpress(request), query, DEFAULT_PAGE_SIZE);
+    const page = this.paginator.start(asExpress(request), query, BY_UUID, DEFAULT_PAGE_SIZE);
     const rows = await this.devicesRepository.list(accountId, page);
-    return this.paginator.finish(asExpress(request), page, rows, (d) => [d.id], DeviceDto.from);
+    return this.paginator.finish(asExpress(request), page, rows, (d) => d.id, DeviceDto.from);
   }
 
   async telemetryPage(request: BaselineRequest, accountId: AccountId, deviceId: string): Promise<unknown> {
@@ -58,14 +56,14 @@ export class BaselineRoutes {
     const q = request.query;
     const query: TelemetryQueryDto = { limit: q.limit ? Number(q.limit) : undefined, cursor: q.cursor, from: q.from, to: q.to, bucket: q.bucket as BucketName | undefined };
     const scope = await this.telemetry.scope(accountId, deviceId);
-    const page = this.paginator.start(asExpress(request), query, TELEMETRY_DEFAULT_PAGE_SIZE);
+    const page = this.paginator.start(asExpress(request), query, BY_TIME, TELEMETRY_DEFAULT_PAGE_SIZE);
     const bucket = query.bucket;
     if (bucket) {
       const rows = await this.telemetry.buckets(scope, { ...query, bucket }, page);
-      return this.paginator.finish(asExpress(request), page, rows, (b) => [b.bucket_start.toISOString()], presentBucket(BUCKET_WIDTHS[bucket]));
+      return this.paginator.finish(asExpress(request), page, rows, (b) => b.bucket_start, presentBucket(BUCKET_WIDTHS[bucket]));
     }
     const rows = await this.telemetry.points(scope, query, page);
-    return this.paginator.finish(asExpress(request), page, rows, (p) => [p.recorded_at.toISOString()], presentPoint);
+    return this.paginator.finish(asExpress(request), page, rows, (p) => p.recorded_at, presentPoint);
   }
 
   async shipment(accountId: AccountId, id: string): Promise<unknown> {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { loadConfig } from '@app/config';
-import { ApiError } from '../../apps/api/src/common/api-error';
+import { ApiError } from '@app/domain';
 import { API_PREFIX } from '../../apps/api/src/common/public-api-controller';
 import { BaselineAuth, HttpFailure } from './auth';
 import { BaselineRoutes, type BaselineRequest } from './routes';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { signWebhook } from '@app/webhooks';
+import { signWebhook } from '@app/webhook-kit';
 
 /**
  * The webhook baseline, as its own process: the same signed POSTs the dispatcher sends (spec

@@ -97,12 +97,12 @@ describe('committed queries and table owners', () => {
       'apps/api/src/auth/tenant.guard.ts',
       'apps/api/src/panel/session/panel-sessions.repository.ts',
       'apps/api/src/panel/sign-in/sign-in.service.ts',
-      'apps/api/src/shipments/share.service.ts',
+      'libs/domain/src/shipments/share.service.ts',
       'apps/cli/src/commands/devices.commands.ts',
       'apps/cli/src/commands/users.commands.ts',
       'apps/cli/src/commands/webhooks.commands.ts',
       'apps/dispatcher/src/delivery/delivery-store.ts',
-      'libs/domain/src/demo/demo-seed.ts',
+      'apps/cli/src/demo/demo-seed.ts',
       'libs/vocabulary/src/account-id.ts',
     ]);
     const makers = [...sourceFiles('apps'), ...sourceFiles('libs')].filter((file) => /\btoAccountId\s*\(/.test(readFileSync(join(ROOT, file), 'utf8')));

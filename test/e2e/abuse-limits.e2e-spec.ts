@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { SignInService } from '../../apps/api/src/panel/sign-in/sign-in.service';
-import { InvitationsService } from '../../apps/api/src/invitations/invitations.service';
+import { InvitationsService } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
 import { listRoutes } from '../support/routes';

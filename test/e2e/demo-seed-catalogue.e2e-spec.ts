@@ -1,4 +1,4 @@
-import { seedDemo, type DemoFixture } from '@app/domain';
+import { seedDemo, type DemoFixture } from '../../apps/cli/src/demo/demo-seed';
 import { API, startApi, type TestApi } from '../support/api';
 import { dataSourceOf } from '../support/fixtures';
 

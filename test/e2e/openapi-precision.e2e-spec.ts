@@ -56,6 +56,16 @@ describe('OpenAPI precision of the served document', () => {
     }
   });
 
+  it('declares every `{name}` of a path as a required path parameter (found missing on /accounts/{account_id}/)', () => {
+    const missing = operations().flatMap(([method, path, operation]) =>
+      [...path.matchAll(/\{([^}]+)\}/g)]
+        .map((match) => match[1])
+        .filter((name) => !(operation.parameters ?? []).some((p) => p.in === 'path' && p.name === name && (p as { required?: boolean }).required === true))
+        .map((name) => `${method.toUpperCase()} ${path}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('declares `security: []` on the public operations and OAuth2 scopes on every other', () => {
     const open = operations()
       .filter(([, , operation]) => Array.isArray(operation.security) && operation.security.length === 0)

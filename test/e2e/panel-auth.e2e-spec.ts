@@ -70,12 +70,12 @@ describe('web panel: sign-in, sessions, CSRF, roles', () => {
     expect(refused.headers.location).toBe('/panel/');
   });
 
-  it('protects every panel route but sign-in and the stylesheet with the panel session (public only for the API guards)', async () => {
+  it('protects every panel route but sign-in and the stylesheet with the panel session (declared @PanelSession, never @Public)', async () => {
     const routes = listRoutes(api.app).filter((r) => r.route.split(' ')[1].startsWith('/panel/'));
     expect(routes.length).toBeGreaterThan(15);
     const open = ['GET /panel/sign-in/', 'POST /panel/sign-in/', 'GET /panel/assets/panel.css/'];
     for (const { route, access } of routes) {
-      expect({ route, access }).toEqual({ route, access: 'public' });
+      expect({ route, access }).toEqual({ route, access: open.includes(route) ? 'panel-public' : 'panel-session' });
       if (open.includes(route)) continue;
       const [method, template] = route.split(' ');
       const path = template.replace(/:[a-z_]+/g, '01900000-0000-7000-8000-000000000001');

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { loadConfig } from '@app/config';
-import { verifyWebhookRequest } from '@app/webhooks';
+import { verifyWebhookRequest } from '@app/webhook-kit';
 import { usersInviteAdmin } from '../../apps/cli/src/commands/users.commands';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
 import { createLogger } from '@app/observability';

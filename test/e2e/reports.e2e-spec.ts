@@ -5,7 +5,7 @@ import type { Response } from 'supertest';
 import type { DataSource } from 'typeorm';
 import { storeReportFile, TelemetryIngestService } from '@app/domain';
 import { CliError } from '../../apps/cli/src/cli-context';
-import { REPORT_CHUNK_BYTES, ReportFileReader } from '../../apps/api/src/reports/report-file.reader';
+import { REPORT_CHUNK_BYTES, ReportFileReader } from '@app/domain';
 import { ReportWorker } from '../../apps/api/src/reports/report-worker';
 import { API, startApi, type TestApi } from '../support/api';
 import { createTenant, type Tenant } from '../support/fixtures';

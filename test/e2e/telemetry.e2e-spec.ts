@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
-import { TelemetryPartitions } from '@app/domain';
-import { TelemetryRepository } from '../../apps/api/src/telemetry/telemetry.repository';
+import { TelemetryPartitions, TelemetryRepository } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
 import { backdateLifecycle, ingestService, point, registerDevice } from '../support/devices';

@@ -56,6 +56,8 @@ export class AppModule {
   static forRoot(config: AppConfig, logger: AppLogger): DynamicModule {
     return {
       module: AppModule,
+      // Global so that every module can inject the one pino logger (LOGGER).
+      global: true,
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, undefined, config.databaseTimeouts)),

@@ -415,7 +415,7 @@ namespace Coldchain.Client.Tests
             var shipped = new WebhookVerifier("s").Verify(shipment, WebhookVerifier.SignedHeaders("s", shipment, "shipment.completed", "e3")) as ShipmentWebhookEvent;
             Assert.NotNull(shipped, "typed shipment event");
             Assert.Equal(41L, shipped.Shipment.Id, "shipment id");
-            // the signature the service computes for a known input (libs/webhooks/src/signature.ts)
+            // the signature the service computes for a known input (libs/webhook-kit/src/signature.ts)
             Assert.Equal("v1=b8569b78799ff9e3cbff0fc2d63a33a2b57f3282abd07c37ae5e8e7d79a5f163", WebhookVerifier.Sign("secret", "1700000000", Encoding.UTF8.GetBytes("{}")), "known vector");
         }
     }

@@ -11,7 +11,7 @@ from coldchain_client import Webhook, WebhookVerificationError, sign_webhook, ve
 SECRET = "whsec_test_secret"
 BODY = b'{"id":"6c1f2a5e-0000-4000-8000-000000000001","type":"alarm.created","created_at":"2026-01-01T00:00:00.000Z","data":{"message":"too warm"}}'
 TIMESTAMP = 1767225600
-# computed with Node's crypto the way libs/webhooks/src/signature.ts signs
+# computed with Node's crypto the way libs/webhook-kit/src/signature.ts signs
 SIGNATURE = "v1=1b8dfc5087665fa27b54bc5d4c3b353f3e86243a25f0940e82aa8a0922e57019"
 
 

@@ -55,14 +55,17 @@ export class BrokerConnection {
     void this.connect();
   }
 
-  /** Resolves once connected; rejects after `timeoutMs`. */
-  waitUntilConnected(timeoutMs = 10_000): Promise<void> {
+  /** Resolves once connected; rejects after `timeoutMs` (`null`: waits as long as it takes). */
+  waitUntilConnected(timeoutMs: number | null = 10_000): Promise<void> {
     if (this.model) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== done);
-        reject(new BrokerUnavailableError());
-      }, timeoutMs);
+      const timer =
+        timeoutMs === null
+          ? undefined
+          : setTimeout(() => {
+              this.waiters = this.waiters.filter((w) => w !== done);
+              reject(new BrokerUnavailableError());
+            }, timeoutMs);
       const done = (): void => {
         clearTimeout(timer);
         resolve();

@@ -7,3 +7,5 @@ export * from './scopes';
 export * from './geofence';
 export * from './formats';
 export * from './account-id';
+export * from './keyset';
+export * from './error-codes';

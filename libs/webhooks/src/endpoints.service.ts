@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import type { Db } from '@app/database/sql';
 import { EVENT_TYPES, findAccountEvent, isEventType, type EventEnvelope } from '@app/events';
+import { WEBHOOK_TEST_EVENT_TYPE } from '@app/webhook-kit';
 import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
 import { WebhookEndpointAlreadyCreatedError, WebhookEndpointLimitError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import type {
@@ -15,7 +16,6 @@ import type {
   WebhookEndpointsOptions,
   WebhookEndpointView,
 } from './endpoints.types';
-import { WEBHOOK_TEST_EVENT_TYPE } from './headers';
 import { encryptSecret, generateSigningSecret } from './secret-box';
 import { WebhookDnsResolver } from './dns-resolver';
 import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './target-policy';

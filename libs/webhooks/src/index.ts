@@ -1,6 +1,3 @@
-export * from './signature';
-export * from './headers';
-export * from './verify-request';
 export * from './secret-box';
 export * from './target-policy';
 export * from './delivery-records';

@@ -7,9 +7,9 @@ import { Paginator } from '../common/paginator';
 import { ApiPageResponse, PageQueryDto, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
-import { AccountsService } from './accounts.service';
+import { AccountsService } from '@app/domain';
 import { AccountDto, UpdateAccountDto } from './dto/account.dto';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 @PublicApiController('accounts', 'Accounts', { tenant: false })
 @TenantFree()
@@ -25,9 +25,9 @@ export class AccountsController {
   @ApiPageResponse(AccountDto)
   @ApiResponse(problemResponse(400, 'Invalid paging parameters (`validation_failed`, `invalid_cursor`).'))
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<AccountDto>> {
-    const page = this.paginator.start(request, query);
+    const page = this.paginator.start(request, query, BY_UUID);
     const rows = await this.accounts.list(principal.accountIds, page);
-    return this.paginator.finish(request, page, rows, (a) => [a.id], AccountDto.from);
+    return this.paginator.finish(request, page, rows, (a) => a.id, AccountDto.from);
   }
 
   @Get(':account_id')

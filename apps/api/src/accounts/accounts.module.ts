@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AccountsService } from '@app/domain';
 import { AccountsController } from './accounts.controller';
-import { AccountsService } from './accounts.service';
 
-@Module({ controllers: [AccountsController], providers: [AccountsService] })
+@Module({
+  controllers: [AccountsController],
+  providers: [{ provide: AccountsService, useFactory: (dataSource: DataSource) => new AccountsService(dataSource), inject: [getDataSourceToken()] }],
+})
 export class AccountsModule {}

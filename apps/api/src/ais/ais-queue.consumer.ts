@@ -4,6 +4,7 @@ import { AisIngestService, aisTopology, parseAisMessage } from '@app/domain';
 import { collectingBatch, IngestQueueConsumer, type ParsedQueueMessage, type QueueIngestBatch } from '../common/queue/ingest-queue-consumer';
 import { APP_CONFIG } from '../config/config.module';
 import { ReadinessRegistry } from '@app/observability';
+import { LOGGER, type AppLogger } from '@app/observability';
 
 /**
  * The AIS feed adapter: vessel positions (one, or `{"positions": [...]}` per message) from
@@ -16,8 +17,9 @@ export class AisQueueConsumer extends IngestQueueConsumer {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly ingest: AisIngestService,
     readiness: ReadinessRegistry,
+    @Inject(LOGGER) logger: AppLogger,
   ) {
-    super(config, readiness, { topology: aisTopology(config.amqpPrefix), logName: 'AisQueueConsumer', readinessName: 'broker_ais', itemNoun: 'position' });
+    super(config, readiness, { topology: aisTopology(config.amqpPrefix), logName: 'AisQueueConsumer', readinessName: 'broker_ais', connectionName: 'coldchain-api-ais-ingest', itemNoun: 'position' }, logger);
   }
 
   protected parse(content: Buffer): ParsedQueueMessage {

@@ -7,10 +7,10 @@ import { Paginator } from '../common/paginator';
 import { ApiPageResponse, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
-import { AlarmsService } from './alarms.service';
+import { AlarmsService } from '@app/domain';
 import { AlarmQueryDto } from './dto/alarm-query.dto';
 import { AlarmDto, UpdateAlarmDto } from './dto/alarm.dto';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No such alarm in this account (`not_found`).');
 
@@ -26,9 +26,9 @@ export class AlarmsController {
   @ApiOperation({ summary: 'List the tenant’s alarms, newest first', description: 'Filters: `resolved`, `severity`, `device_id`, `shipment_id`.' })
   @ApiPageResponse(AlarmDto)
   async list(@Req() request: AuthenticatedRequest, @Query() query: AlarmQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<AlarmDto>> {
-    const page = this.paginator.start(request, query);
+    const page = this.paginator.start(request, query, BY_UUID);
     const rows = await this.alarms.list(accountId, query, page);
-    return this.paginator.finish(request, page, rows, (a) => [a.id], AlarmDto.from);
+    return this.paginator.finish(request, page, rows, (a) => a.id, AlarmDto.from);
   }
 
   @Get(':alarm_id')

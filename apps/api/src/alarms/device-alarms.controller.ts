@@ -7,11 +7,10 @@ import { Paginator } from '../common/paginator';
 import { ApiPageResponse, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
-import { DevicesService } from '../devices/devices.service';
-import { AlarmsService } from './alarms.service';
+import { AlarmsService, DevicesService } from '@app/domain';
 import { DeviceAlarmQueryDto } from './dto/alarm-query.dto';
 import { AlarmDto } from './dto/alarm.dto';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 @PublicApiController('devices', 'Devices')
 export class DeviceAlarmsController {
@@ -36,8 +35,8 @@ export class DeviceAlarmsController {
     @CurrentAccount() accountId: AccountId,
   ): Promise<Page<AlarmDto>> {
     const device = await this.devices.get(accountId, deviceId);
-    const page = this.paginator.start(request, query);
+    const page = this.paginator.start(request, query, BY_UUID);
     const rows = await this.alarms.list(accountId, { resolved: query.resolved, severity: query.severity, lifecycle_id: device.lifecycle_id }, page);
-    return this.paginator.finish(request, page, rows, (a) => [a.id], AlarmDto.from);
+    return this.paginator.finish(request, page, rows, (a) => a.id, AlarmDto.from);
   }
 }

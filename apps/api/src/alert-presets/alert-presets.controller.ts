@@ -6,10 +6,10 @@ import { Paginator } from '../common/paginator';
 import { PageQueryDto, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
-import { AlertPresetsService } from './alert-presets.service';
 import { AlertPresetDto } from './dto/alert-preset.dto';
 import { CreateAlertPresetDto, UpdateAlertPresetDto } from './dto/create-alert-preset.dto';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
+import { AlertPresetsService } from '@app/domain';
 
 const DOCS: CatalogueDocs = {
   noun: 'alert preset',
@@ -32,14 +32,14 @@ const DOCS: CatalogueDocs = {
 @PublicApiController('alert-presets', 'Alert presets')
 export class AlertPresetsController {
   constructor(
-    private readonly presets: AlertPresetsService,
+    private readonly presets: AlertPresetsService<CreateAlertPresetDto>,
     private readonly paginator: Paginator,
   ) {}
 
   @ListRecords(DOCS)
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<AlertPresetDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.presets.list(accountId, page), (p) => [p.id], AlertPresetDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.presets.list(accountId, page), (p) => p.id, AlertPresetDto.from);
   }
 
   @CreateRecord(DOCS, CreateAlertPresetDto)

@@ -1,35 +1,13 @@
-import { AlertPreset } from '@app/database';
-import { ValidationFailedError } from '../common/api-error';
-import type { CatalogueFamily, ReferenceCheck, WritableFields } from '../common/catalogue/catalogue-family';
-import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
+import type { AlertPreset } from '@app/database';
+import type { CatalogueMapping } from '@app/domain';
 import type { CreateAlertPresetDto } from './dto/create-alert-preset.dto';
-import { REFERENCED_BY_DEVICE_SETTINGS, referencedByActiveShipments } from '../shipments/shipment-references';
 
-const RANGES = [
-  ['temperature_min', 'temperature_max'],
-  ['humidity_min', 'humidity_max'],
-] as const;
-
-/** Checked on the stored result, so a PATCH of one bound is compared with the other bound. */
-export function checkRanges(fields: WritableFields<CreateAlertPresetDto>): void {
-  const errors = RANGES.filter(([min, max]) => fields[min] !== null && fields[max] !== null && fields[min] >= fields[max]).map(([min, max]) => ({
-    field: min,
-    code: 'min_not_below_max',
-    message: `${min} must be lower than ${max}`,
-  }));
-  if (errors.length > 0) throw new ValidationFailedError(errors);
-}
-
-/** Who may still point at an alert preset. */
-export const ALERT_PRESET_REFERENCES: ReferenceCheck[] = [
-  referencedByShipmentTemplates('alert_preset'),
-  referencedByActiveShipments(['alert_preset_id']),
-  REFERENCED_BY_DEVICE_SETTINGS,
-];
-
-export const ALERT_PRESETS: CatalogueFamily<AlertPreset, CreateAlertPresetDto> = {
-  entity: AlertPreset,
-  noun: 'Alert preset',
+/**
+ * The DTO-bound half of the alert preset family: API field → entity property (keyed by the create
+ * DTO, so the two cannot drift apart) and the defaults of optional fields. The rules (ranges, who
+ * references a preset) and the CRUD are framework-free: libs/domain/src/alert-presets/.
+ */
+export const ALERT_PRESETS: CatalogueMapping<AlertPreset, CreateAlertPresetDto> = {
   columns: {
     name: 'name',
     description: 'description',
@@ -53,6 +31,4 @@ export const ALERT_PRESETS: CatalogueFamily<AlertPreset, CreateAlertPresetDto> =
     battery_min: null,
     delay_minutes: 0,
   },
-  check: async (_manager, _accountId, fields) => checkRanges(fields),
-  references: ALERT_PRESET_REFERENCES,
 };

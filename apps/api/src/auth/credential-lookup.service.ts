@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { LOGGER, type AppLogger } from '@app/observability';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { findCredentialByClientId, touchCredential } from '@app/domain';
@@ -26,9 +27,11 @@ export class CredentialLookupService {
   /** When this process last sent the UPDATE for each credential. */
   private readonly touchedAt = new Map<string, number>();
 
-  private readonly logger = new Logger(CredentialLookupService.name);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+  ) {}
 
   async findByClientId(clientId: string): Promise<CredentialRecord | null> {
     const row = await findCredentialByClientId(this.dataSource, clientId);
@@ -56,6 +59,6 @@ export class CredentialLookupService {
     this.touchedAt.set(credentialId, now);
     void touchCredential(this.dataSource, credentialId)
       // Informational only: a failure must not fail the request, but it is not hidden either.
-      .catch((error: unknown) => this.logger.warn(`could not record last use of credential ${credentialId}: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => this.logger.warn({ err: error, credentialId }, 'could not record the last use of a credential'));
   }
 }

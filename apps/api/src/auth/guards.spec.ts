@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '../common/api-error';
-import { PUBLIC_ROUTE, REQUIRED_SCOPES, TENANT_FREE } from './auth.decorators';
+import { ApiError } from '@app/domain';
+import { PANEL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPES, TENANT_FREE } from './auth.decorators';
 import type { Principal } from './principal';
 import { ScopesGuard } from './scopes.guard';
 import { TenantGuard } from './tenant.guard';
@@ -40,6 +40,10 @@ describe('ScopesGuard', () => {
   it('lets public routes through without a principal', () => {
     expect(guard.canActivate(context({ [PUBLIC_ROUTE]: true }, request(undefined)))).toBe(true);
   });
+  it('stands aside for web panel routes (their own session guard decides)', () => {
+    expect(guard.canActivate(context({ [PANEL_ROUTE]: 'session' }, request(undefined)))).toBe(true);
+    expect(guard.canActivate(context({ [PANEL_ROUTE]: 'public' }, request(undefined)))).toBe(true);
+  });
 });
 
 describe('TenantGuard', () => {
@@ -61,5 +65,13 @@ describe('TenantGuard', () => {
 
   it('lets tenant-free routes work across the allow-list', () => {
     expect(guard.canActivate(context({ [TENANT_FREE]: true }, request(principal([], [A, B]))))).toBe(true);
+  });
+
+  it('selects no tenant for public and web panel routes', () => {
+    for (const metadata of [{ [PUBLIC_ROUTE]: true }, { [PANEL_ROUTE]: 'session' }, { [PANEL_ROUTE]: 'public' }]) {
+      const anonymous = request(undefined) as Record<string, unknown>;
+      expect(guard.canActivate(context(metadata, anonymous))).toBe(true);
+      expect(anonymous.accountId).toBeUndefined();
+    }
   });
 });

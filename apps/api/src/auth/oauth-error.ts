@@ -1,5 +1,5 @@
-import { ApiError } from '../common/api-error';
-import type { OAuthErrorCode } from '../common/error-codes';
+import { ApiError } from '@app/domain';
+import type { OAuthErrorCode } from '@app/vocabulary';
 
 /** Token-endpoint errors keep the RFC 6749 §5.2 body (`error`, `error_description`), not problem details. */
 export class OAuthError extends ApiError {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '@app/config';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '@app/domain';
 import { clientAddressKey } from '../common/rate-limits/client-address';
 import { APP_CONFIG } from '../config/config.module';
 import type { AuthenticatedRequest } from './principal';
@@ -19,9 +19,11 @@ interface Policy {
 
 /**
  * Fixed-window limits (rate-limiter-flexible): per credential on API calls, per client address on
- * the token endpoint (an IPv6 /64 counts as one address, see clientAddressKey). Runs after the
- * token guard so it knows the credential. Counters live in this process (see README for several
- * replicas). Headers follow the IETF RateLimit header fields draft.
+ * the token endpoint (an IPv6 /64 counts as one address, see clientAddressKey). Second global
+ * guard (token → rate limit → scopes → tenant): after the token guard, so it knows the credential,
+ * and before the scopes guard, so calls that guard refuses count too. Web panel routes carry no API
+ * credential: the panel's session guard applies the panel's own limits. Counters live in this
+ * process (see README for several replicas). Headers follow the IETF RateLimit header fields draft.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -54,7 +56,7 @@ export class RateLimitGuard implements CanActivate {
       policy = this.perCredential;
       key = request.principal.credentialId;
     } else {
-      return true; // public routes other than the token endpoint are not limited
+      return true; // public and panel routes (no API credential) other than the token endpoint are not limited here
     }
     let result: RateLimiterRes;
     let limited = false;

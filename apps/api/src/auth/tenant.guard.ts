@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '../common/api-error';
-import { PUBLIC_ROUTE, TENANT_FREE } from './auth.decorators';
+import { ApiError } from '@app/domain';
+import { apiGuardsStandAside, TENANT_FREE } from './auth.decorators';
 import type { AuthenticatedRequest } from './principal';
 import { toAccountId } from '@app/vocabulary';
 
@@ -16,16 +16,17 @@ export const accountNotAllowed = (): ApiError =>
   );
 
 /**
- * Third global guard: selects the tenant. One usable account is implied; several need
- * X-Service-Account-ID; a named account must be an active customer account on the allow-list.
+ * Fourth and last global guard (after token, rate limit and scopes): selects the tenant. One
+ * usable account is implied; several need X-Service-Account-ID; a named account must be an active
+ * customer account on the allow-list. `@TenantFree()` routes need no selection (a sent header
+ * still selects, and is still checked).
  */
 @Injectable()
 export class TenantGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    if (apiGuardsStandAside(this.reflector, context)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const principal = request.principal;
     if (!principal) return false;
@@ -35,7 +36,7 @@ export class TenantGuard implements CanActivate {
       request.accountId = toAccountId(header.toLowerCase());
       return true;
     }
-    if (this.reflector.getAllAndOverride<boolean>(TENANT_FREE, targets)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(TENANT_FREE, [context.getHandler(), context.getClass()])) return true;
     if (principal.accountIds.length === 1) {
       request.accountId = toAccountId(principal.accountIds[0]);
       return true;

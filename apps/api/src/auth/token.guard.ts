@@ -1,11 +1,15 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ApiError, InvalidTokenError } from '../common/api-error';
-import { PUBLIC_ROUTE } from './auth.decorators';
+import { ApiError, InvalidTokenError } from '@app/domain';
+import { apiGuardsStandAside } from './auth.decorators';
 import type { Principal } from './principal';
 
-/** First global guard: every non-public route needs a valid bearer token of a live credential. */
+/**
+ * First global guard (token → rate limit → scopes → tenant, registered in that order in
+ * AuthModule): every route needs a valid bearer token of a live credential, except `@Public()`
+ * routes and web panel routes (see apiGuardsStandAside).
+ */
 @Injectable()
 export class TokenGuard extends AuthGuard('jwt') {
   constructor(private readonly reflector: Reflector) {
@@ -13,8 +17,7 @@ export class TokenGuard extends AuthGuard('jwt') {
   }
 
   override canActivate(context: ExecutionContext): ReturnType<ReturnType<typeof AuthGuard>['prototype']['canActivate']> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
+    if (apiGuardsStandAside(this.reflector, context)) return true;
     return super.canActivate(context);
   }
 

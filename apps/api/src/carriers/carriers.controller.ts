@@ -6,10 +6,10 @@ import { Paginator } from '../common/paginator';
 import { PageQueryDto, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
-import { CarriersService } from './carriers.service';
 import { CarrierDto } from './dto/carrier.dto';
 import { CreateCarrierDto, UpdateCarrierDto } from './dto/create-carrier.dto';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
+import { CarriersService } from '@app/domain';
 
 const DOCS: CatalogueDocs = {
   noun: 'carrier',
@@ -32,14 +32,14 @@ const DOCS: CatalogueDocs = {
 @PublicApiController('carriers', 'Carriers')
 export class CarriersController {
   constructor(
-    private readonly carriers: CarriersService,
+    private readonly carriers: CarriersService<CreateCarrierDto>,
     private readonly paginator: Paginator,
   ) {}
 
   @ListRecords(DOCS)
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<CarrierDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.carriers.list(accountId, page), (c) => [c.id], CarrierDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.carriers.list(accountId, page), (c) => c.id, CarrierDto.from);
   }
 
   @CreateRecord(DOCS, CreateCarrierDto)

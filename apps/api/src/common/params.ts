@@ -1,5 +1,5 @@
 import { Param, ParseUUIDPipe, type PipeTransform } from '@nestjs/common';
-import { NotFoundError } from './api-error';
+import { NotFoundError } from '@app/domain';
 
 /** A UUID path parameter; a malformed one cannot name a record, so it is a 404 like any unknown id. */
 export const UuidParam = (name: string): ParameterDecorator =>

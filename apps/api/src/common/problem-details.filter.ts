@@ -1,8 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { ApiError, ValidationFailedError } from './api-error';
-import type { ErrorCode } from './error-codes';
+import { ApiError, ValidationFailedError } from '@app/domain';
+import type { ErrorCode } from '@app/vocabulary';
 import { NestingTooDeepError } from './hostile-input';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { OAuthError } from '../auth/oauth-error';

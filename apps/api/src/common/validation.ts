@@ -1,5 +1,5 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
-import { ValidationFailedError, type FieldError } from './api-error';
+import { ValidationFailedError, type FieldError } from '@app/domain';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   const result: FieldError[] = [];

@@ -7,12 +7,12 @@ import { Paginator } from '../common/paginator';
 import { ApiPageResponse, PageQueryDto, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
-import { DevicesService } from './devices.service';
+import { DevicesService } from '@app/domain';
 import { DeviceDto, UpdateDeviceLabelDto } from './dto/device.dto';
 import { UpdateDeviceSettingsDto } from './dto/device-settings.dto';
 import { DeviceStatusDto } from './dto/device-status.dto';
 import { MaintenanceRecordDto } from './dto/maintenance-record.dto';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID, BY_TIME_AND_UUID } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No such device in this account: unknown, of another tenant, not approved or deleted (`not_found`).');
 
@@ -28,9 +28,9 @@ export class DevicesController {
   @ApiOperation({ summary: 'List the tenant’s approved, non-deleted devices', description: 'Ordered by id (registration order).' })
   @ApiPageResponse(DeviceDto)
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<DeviceDto>> {
-    const page = this.paginator.start(request, query);
+    const page = this.paginator.start(request, query, BY_UUID);
     const rows = await this.devices.list(accountId, page);
-    return this.paginator.finish(request, page, rows, (d) => [d.id], DeviceDto.from);
+    return this.paginator.finish(request, page, rows, (d) => d.id, DeviceDto.from);
   }
 
   @Get(':device_id')
@@ -89,8 +89,8 @@ export class DevicesController {
     @Query() query: PageQueryDto,
     @CurrentAccount() accountId: AccountId,
   ): Promise<Page<MaintenanceRecordDto>> {
-    const page = this.paginator.start(request, query);
+    const page = this.paginator.start(request, query, BY_TIME_AND_UUID);
     const rows = await this.devices.maintenance(accountId, deviceId, page);
-    return this.paginator.finish(request, page, rows, (m) => [m.performed_at_key, m.id], MaintenanceRecordDto.from);
+    return this.paginator.finish(request, page, rows, (m) => ({ at: m.performed_at_key, id: m.id }), MaintenanceRecordDto.from);
   }
 }

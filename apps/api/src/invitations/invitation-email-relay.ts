@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
+import { LOGGER, type AppLogger } from '@app/observability';
 import { APP_CONFIG } from '../config/config.module';
 
 /**
@@ -13,7 +14,6 @@ import { APP_CONFIG } from '../config/config.module';
  */
 @Injectable()
 export class InvitationEmailRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(InvitationEmailRelay.name);
   private readonly outbox: InvitationEmailOutbox;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
@@ -21,13 +21,17 @@ export class InvitationEmailRelay implements OnApplicationBootstrap, BeforeAppli
   private busy = false;
   private stopped = true;
 
-  constructor(@InjectDataSource() dataSource: DataSource, @Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, (line) => this.logger.log(line), config.smtpTimeoutMs);
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+  ) {
+    const sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, (line) => this.logger.info(line), config.smtpTimeoutMs);
     this.outbox = new InvitationEmailOutbox(dataSource, {
       secretsKey: config.secretsKey,
       publicBaseUrl: config.publicBaseUrl,
       sender,
-      log: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`),
+      log: (fields, message) => this.logger.warn(fields, message),
     });
   }
 
@@ -68,7 +72,7 @@ export class InvitationEmailRelay implements OnApplicationBootstrap, BeforeAppli
         if (sent + retrying + failed === 0 || this.stopped) return;
       }
     } catch (error) {
-      this.logger.warn(`invitation e-mail pass failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn({ err: error }, 'invitation e-mail pass failed');
     }
   }
 }

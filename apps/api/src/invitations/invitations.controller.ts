@@ -11,8 +11,8 @@ import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import { InvitationDto } from './dto/invitation.dto';
-import { InvitationsService } from './invitations.service';
-import type { AccountId } from '@app/vocabulary';
+import { InvitationsService } from '@app/domain';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 @PublicApiController('user-invitations', 'Users')
 export class InvitationsController {
@@ -30,8 +30,8 @@ export class InvitationsController {
   @ApiPageResponse(InvitationDto)
   @ApiResponse(problemResponse(400, 'Invalid paging parameters (`validation_failed`, `invalid_cursor`).'))
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<InvitationDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.invitations.list(accountId, page), (i) => [i.id], InvitationDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.invitations.list(accountId, page), (i) => i.id, InvitationDto.from);
   }
 
   @Post()

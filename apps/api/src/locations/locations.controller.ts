@@ -10,8 +10,8 @@ import { PublicApiController } from '../common/public-api-controller';
 import { CreateLocationDto, UpdateLocationDto } from './dto/create-location.dto';
 import { CircleGeofenceDto, PolygonGeofenceDto } from './dto/geofence.dto';
 import { LocationDto } from './dto/location.dto';
-import { LocationsService } from './locations.service';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
+import { LocationsService } from '@app/domain';
 
 const circle = { type: 'circle', center: { latitude: 38.4382, longitude: 27.1442 }, radius_m: 750 };
 const polygon = {
@@ -49,14 +49,14 @@ const DOCS: CatalogueDocs = {
 @ApiExtraModels(CircleGeofenceDto, PolygonGeofenceDto)
 export class LocationsController {
   constructor(
-    private readonly locations: LocationsService,
+    private readonly locations: LocationsService<CreateLocationDto>,
     private readonly paginator: Paginator,
   ) {}
 
   @ListRecords(DOCS)
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<LocationDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.locations.list(accountId, page), (l) => [l.id], LocationDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.locations.list(accountId, page), (l) => l.id, LocationDto.from);
   }
 
   @CreateRecord(DOCS, CreateLocationDto)

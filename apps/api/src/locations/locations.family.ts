@@ -1,20 +1,16 @@
-import { Location } from '@app/database';
+import type { Location } from '@app/database';
+import type { CatalogueMapping } from '@app/domain';
 import { ADDRESS_COLUMNS, EMPTY_ADDRESS } from '../common/catalogue/address';
-import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalogue-family';
-import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import { AutomationDto } from './dto/automation.dto';
 import type { CreateLocationDto } from './dto/create-location.dto';
-import { referencedByActiveShipments } from '../shipments/shipment-references';
 
-/** Who may still point at a location. */
-export const LOCATION_REFERENCES: ReferenceCheck[] = [
-  referencedByShipmentTemplates('location'),
-  referencedByActiveShipments(['origin_location_id', 'destination_location_id'], ['from_location_id', 'to_location_id']),
-];
-
-export const LOCATIONS: CatalogueFamily<Location, CreateLocationDto> = {
-  entity: Location,
-  noun: 'Location',
+/**
+ * The DTO-bound half of the location family: API field → entity property (keyed by the create DTO,
+ * so the two cannot drift apart) and the defaults of optional fields (the automation default is a
+ * DTO instance: its field initialisers). Who references a location, and the CRUD, are
+ * framework-free: libs/domain/src/locations/.
+ */
+export const LOCATIONS: CatalogueMapping<Location, CreateLocationDto> = {
   columns: {
     name: 'name',
     kind: 'kind',
@@ -26,5 +22,4 @@ export const LOCATIONS: CatalogueFamily<Location, CreateLocationDto> = {
     ...EMPTY_ADDRESS,
     automation: new AutomationDto(),
   },
-  references: LOCATION_REFERENCES,
 };

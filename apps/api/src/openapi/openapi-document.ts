@@ -3,7 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { AppConfig } from '@app/config';
 import { ALL_SCOPES } from '@app/domain';
 import { OAUTH2_SCHEME } from '../auth/auth.decorators';
-import { ERROR_CODES } from '../common/error-codes';
+import { ERROR_CODES } from '@app/vocabulary';
 import { FieldErrorDto, ProblemDetailsDto } from '../common/openapi-responses';
 import { API_PREFIX } from '../common/public-api-controller';
 import { applySchemaRules } from './schema-rules';

@@ -1,8 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { IDENTIFIER_MODES } from '../carriers/carriers.family';
+import { IDENTIFIER_MODES } from '@app/domain';
 
 type Schema = Record<string, unknown>;
-type Operation = { security?: unknown[]; parameters?: Array<{ in: string; name: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema }> } };
+type Operation = { security?: unknown[]; parameters?: Array<{ in: string; name: string; required?: boolean; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema }> } };
 
 /**
  * The rules of the contract that the decorators cannot state, applied to the generated document
@@ -16,10 +16,17 @@ type Operation = { security?: unknown[]; parameters?: Array<{ in: string; name: 
 export function applySchemaRules(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const inputSchemas = new Set<string>();
-  for (const item of Object.values(document.paths)) {
+  for (const [path, item] of Object.entries(document.paths)) {
+    const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
     for (const operation of Object.values(item as Record<string, Operation>)) {
       if (typeof operation !== 'object' || operation === null) continue;
       if (operation.security === undefined) operation.security = [];
+      // Every `{name}` of the path is a declared path parameter, whatever the controller's decorators said.
+      for (const name of templateNames) {
+        if (!(operation.parameters ?? []).some((parameter) => parameter.in === 'path' && parameter.name === name)) {
+          operation.parameters = [...(operation.parameters ?? []), { name, in: 'path', required: true }];
+        }
+      }
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in !== 'path' || !parameter.name.endsWith('_id')) continue;
         parameter.schema = parameter.name === 'shipment_id' ? { type: 'integer', minimum: 1 } : { type: 'string', format: 'uuid' };

@@ -2,9 +2,7 @@ import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/auth.decorators';
-import { INVITATION_PAGE_PATH } from '../invitations/invitation-link';
-import { InvitationsService, type LinkCheck } from '../invitations/invitations.service';
-import { passwordProblems } from '../invitations/password-policy';
+import { INVITATION_PAGE_PATH, InvitationsService, type LinkCheck, passwordProblems } from '@app/domain';
 import { sendPage } from './html';
 import { acceptedView, linkProblemView, passwordFormView } from './invitation-page.views';
 import { PageErrorFilter } from './page-error.filter';

@@ -1,5 +1,4 @@
-import type { LinkProblem } from '../invitations/invitations.service';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordProblem } from '../invitations/password-policy';
+import { type LinkProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordProblem } from '@app/domain';
 import { SIGN_IN_PATH } from '../panel/panel-paths';
 import { html, type Html } from './html';
 

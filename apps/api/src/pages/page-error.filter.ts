@@ -1,4 +1,5 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
+import { LOGGER, type AppLogger } from '@app/observability';
 import type { Response } from 'express';
 import { html, sendPage } from './html';
 import { unexpectedErrorView } from './invitation-page.views';
@@ -7,7 +8,7 @@ import { PageRateLimited } from './page-rate-limit.guard';
 /** A person is reading these pages: an unexpected failure is an HTML page, not problem JSON. */
 @Catch()
 export class PageErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('HostedPages');
+  constructor(@Inject(LOGGER) private readonly logger: AppLogger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
@@ -18,7 +19,7 @@ export class PageErrorFilter implements ExceptionFilter {
       const body = html`<h1>Too many attempts</h1><p role="alert">Nothing was changed. Wait ${wait} minute${wait === 1 ? '' : 's'} and try again.</p>`;
       return sendPage(response, 429, 'Too many attempts', body);
     }
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.logger.error({ err: exception }, 'hosted page failed');
     if (response.headersSent) return;
     const view = unexpectedErrorView();
     sendPage(response, 500, view.title, view.body);

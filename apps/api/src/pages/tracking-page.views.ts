@@ -1,4 +1,4 @@
-import type { SharedShipmentView } from '../shipments/shared-shipment.service';
+import type { SharedShipmentView } from '@app/domain';
 import { html, type Html } from './html';
 import type { View } from './invitation-page.views';
 import { temperatureChart } from './temperature-chart';

@@ -1,12 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../auth/auth.decorators';
 import { PANEL_PATH } from './panel-paths';
+import { PanelPublic } from './session/panel-session.guard';
 import { PANEL_STYLESHEET } from './views/panel-stylesheet';
 
 /** The stylesheet: public (the sign-in page needs it too) and cacheable. */
-@Public()
+@PanelPublic()
 @ApiExcludeController()
 @Controller(`${PANEL_PATH}/assets`)
 export class PanelAssetsController {

@@ -1,4 +1,5 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { LOGGER, type AppLogger } from '@app/observability';
 import type { Response } from 'express';
 import { WebhookNotFoundError } from '@app/webhooks';
 import { PanelCsrfRejected, PanelForbidden, PanelNotFound, PanelRateLimited, PanelSignInRequired } from './panel-errors';
@@ -11,9 +12,11 @@ import { PanelPages } from './views/panel-pages';
 /** A person is reading the panel: every failure is a page (or a redirect to sign-in), never JSON. */
 @Catch()
 export class PanelErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Panel');
 
-  constructor(private readonly pages: PanelPages) {}
+  constructor(
+    private readonly pages: PanelPages,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<PanelRequest>();
@@ -35,7 +38,7 @@ export class PanelErrorFilter implements ExceptionFilter {
     if (exception instanceof PanelCsrfRejected) return this.pages.send(response, context, csrfRejectedView(context !== null));
     if (exception instanceof PanelNotFound || exception instanceof WebhookNotFoundError) return this.pages.send(response, context, notFoundView());
     if (exception instanceof HttpException && exception.getStatus() === 404) return this.pages.send(response, context, notFoundView());
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.logger.error({ err: exception }, 'panel page failed');
     this.pages.send(response, context, unexpectedErrorView());
   }
 }

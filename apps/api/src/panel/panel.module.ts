@@ -21,11 +21,15 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
  * The web panel for a company's people, at /panel/ (server-rendered HTML, outside the public API
  * and its OpenAPI description).
  *
- * Every panel route is `@Public()` for the API's global guards (token → rate limit → scopes →
- * tenant), so the route table lists them as `public`: those guards authenticate API tokens, which
- * a browser does not have. The panel's own PanelSessionGuard protects every page except sign-in and
- * the stylesheet: a PostgreSQL-backed session cookie, the role (`@PanelRoles`), and the CSRF token
- * on every POST. Sign-in has its own CSRF check and rate limits.
+ * Every panel route declares its access with the panel's own decorators
+ * (session/panel-session.guard.ts), never `@Public()`:
+ * - `@PanelSession(...roles)` — the PanelSessionGuard: a PostgreSQL-backed session cookie, the CSRF
+ *   token on every POST, the roles (none listed: every signed-in person), the panel's rate limits;
+ * - `@PanelPublic()` — the sign-in page (its own CSRF check and rate limits) and the stylesheet.
+ * Both mark the route as the panel's, so the API's global guards (token → rate limit → scopes →
+ * tenant), which authenticate API tokens a browser does not have, stand aside; a panel route that
+ * declares neither is refused by them like an undeclared API route. The route table
+ * (test/route-scopes.json) lists each route as `panel-session` with its roles, or `panel-public`.
  *
  * Roles: API credentials — COMPANY_ADMIN; webhooks — COMPANY_ADMIN and MANAGER (panel-roles.ts).
  */

@@ -8,8 +8,8 @@ import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { CreateReceiverDto, UpdateReceiverDto } from './dto/create-receiver.dto';
 import { ReceiverDto } from './dto/receiver.dto';
-import { ReceiversService } from './receivers.service';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
+import { ReceiversService } from '@app/domain';
 
 const DOCS: CatalogueDocs = {
   noun: 'receiver',
@@ -40,14 +40,14 @@ const DOCS: CatalogueDocs = {
 @PublicApiController('receivers', 'Receivers')
 export class ReceiversController {
   constructor(
-    private readonly receivers: ReceiversService,
+    private readonly receivers: ReceiversService<CreateReceiverDto>,
     private readonly paginator: Paginator,
   ) {}
 
   @ListRecords(DOCS)
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ReceiverDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.receivers.list(accountId, page), (r) => [r.id], ReceiverDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.receivers.list(accountId, page), (r) => r.id, ReceiverDto.from);
   }
 
   @CreateRecord(DOCS, CreateReceiverDto)

@@ -1,17 +1,15 @@
-import { Receiver } from '@app/database';
+import type { Receiver } from '@app/database';
+import type { CatalogueMapping } from '@app/domain';
 import { ADDRESS_COLUMNS, EMPTY_ADDRESS } from '../common/catalogue/address';
-import type { CatalogueFamily, ReferenceCheck } from '../common/catalogue/catalogue-family';
-import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
 import type { CreateReceiverDto } from './dto/create-receiver.dto';
-import { referencedByActiveShipments } from '../shipments/shipment-references';
 
-/** Who may still point at a receiver. */
-export const RECEIVER_REFERENCES: ReferenceCheck[] = [referencedByShipmentTemplates('receiver'), referencedByActiveShipments(['receiver_id'])];
-
-/** Delivery parties live in a jsonb column of the receiver: they have no identity of their own. */
-export const RECEIVERS: CatalogueFamily<Receiver, CreateReceiverDto> = {
-  entity: Receiver,
-  noun: 'Receiver',
+/**
+ * The DTO-bound half of the receiver family: API field → entity property (keyed by the create DTO,
+ * so the two cannot drift apart) and the defaults of optional fields. Who references a receiver,
+ * and the CRUD, are framework-free: libs/domain/src/receivers/.
+ * Delivery parties live in a jsonb column of the receiver: they have no identity of their own.
+ */
+export const RECEIVERS: CatalogueMapping<Receiver, CreateReceiverDto> = {
   columns: {
     name: 'name',
     ...ADDRESS_COLUMNS,
@@ -29,5 +27,4 @@ export const RECEIVERS: CatalogueFamily<Receiver, CreateReceiverDto> = {
     notification_emails: [],
     delivery_parties: [],
   },
-  references: RECEIVER_REFERENCES,
 };

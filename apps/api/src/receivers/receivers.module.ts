@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ReceiversService } from '@app/domain';
 import { ReceiversController } from './receivers.controller';
-import { ReceiversService } from './receivers.service';
+import { RECEIVERS } from './receivers.family';
 
-@Module({ controllers: [ReceiversController], providers: [ReceiversService] })
+@Module({
+  controllers: [ReceiversController],
+  providers: [{ provide: ReceiversService, useFactory: (dataSource: DataSource) => new ReceiversService(dataSource, RECEIVERS), inject: [getDataSourceToken()] }],
+})
 export class ReceiversModule {}

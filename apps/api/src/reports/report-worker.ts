@@ -1,7 +1,8 @@
-import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runPendingReportJobs } from '@app/domain';
+import { LOGGER, type AppLogger } from '@app/observability';
 
 /** Safety net for jobs nobody kicked (completions by ingestion, a crash right after commit). */
 export const REPORT_POLL_MS = 15_000;
@@ -12,13 +13,15 @@ export const REPORT_POLL_MS = 15_000;
  */
 @Injectable()
 export class ReportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('ReportWorker');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => this.kick(), REPORT_POLL_MS);
@@ -52,9 +55,9 @@ export class ReportWorker implements OnApplicationBootstrap, BeforeApplicationSh
       this.again = false;
       try {
         const run = await runPendingReportJobs(this.dataSource);
-        for (const failure of run.failed) this.logger.error(`report of shipment ${failure.shipmentId} failed: ${failure.error}`);
+        for (const failure of run.failed) this.logger.error({ shipmentId: failure.shipmentId, error: failure.error }, 'shipment report failed');
       } catch (error) {
-        this.logger.error(`report jobs could not run: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.error({ err: error }, 'report jobs could not run');
       }
     } while (this.again && !this.stopped);
   }

@@ -1,7 +1,7 @@
 import { Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { presentReport, type ReportRecord } from '@app/domain';
+import { presentReport, REPORT_CHUNK_BYTES, ReportFileReader, ReportsService, type ReportRecord } from '@app/domain';
 import { CurrentAccount, Scopes } from '../auth/auth.decorators';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { problemResponse } from '../common/openapi-responses';
@@ -10,9 +10,7 @@ import { ApiPageResponse, type Page } from '../common/paging';
 import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { DeviceSubjectDto, ReportDto, ReportQueryDto, ShipmentSubjectDto } from './dto/report.dto';
-import { REPORT_CHUNK_BYTES, ReportFileReader } from './report-file.reader';
-import { ReportsService } from './reports.service';
-import type { AccountId } from '@app/vocabulary';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No such report in this account (`not_found`).');
 const REPORT_ID = ApiParam({ name: 'report_id', format: 'uuid', description: 'Identifier of the report.' });
@@ -53,8 +51,8 @@ export class ReportsController {
   @ApiPageResponse(ReportDto)
   @ApiResponse(problemResponse(400, 'Invalid filter or paging parameter (`validation_failed`, `invalid_cursor`).'))
   async list(@Req() request: AuthenticatedRequest, @Query() query: ReportQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ReportRecord>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.reports.list(accountId, query, page), (r) => [r.id], presentReport);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.reports.list(accountId, query, page), (r) => r.id, presentReport);
   }
 
   @Get(':report_id')

@@ -1,8 +1,17 @@
 import { Module } from '@nestjs/common';
-import { ReportFileReader } from './report-file.reader';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ReportFileReader, ReportsService } from '@app/domain';
 import { ReportWorker } from './report-worker';
 import { ReportsController } from './reports.controller';
-import { ReportsService } from './reports.service';
 
-@Module({ controllers: [ReportsController], providers: [ReportsService, ReportFileReader, ReportWorker], exports: [ReportWorker] })
+@Module({
+  controllers: [ReportsController],
+  providers: [
+    { provide: ReportsService, useFactory: (dataSource: DataSource) => new ReportsService(dataSource), inject: [getDataSourceToken()] },
+    { provide: ReportFileReader, useFactory: (dataSource: DataSource) => new ReportFileReader(dataSource), inject: [getDataSourceToken()] },
+    ReportWorker,
+  ],
+  exports: [ReportWorker],
+})
 export class ReportsModule {}

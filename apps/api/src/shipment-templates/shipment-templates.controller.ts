@@ -8,8 +8,8 @@ import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { CreateShipmentTemplateDto, UpdateShipmentTemplateDto } from './dto/create-shipment-template.dto';
 import { ShipmentTemplateDto } from './dto/shipment-template.dto';
-import { ShipmentTemplatesService } from './shipment-templates.service';
-import type { AccountId } from '@app/vocabulary';
+import { ShipmentTemplatesService } from '@app/domain';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 const ID = (n: number) => `0190c3a4-5e6f-7a8b-9c0d-00000000000${n}`;
 
@@ -44,14 +44,14 @@ const DOCS: CatalogueDocs = {
 @PublicApiController('shipment-templates', 'Shipment templates')
 export class ShipmentTemplatesController {
   constructor(
-    private readonly templates: ShipmentTemplatesService,
+    private readonly templates: ShipmentTemplatesService<CreateShipmentTemplateDto>,
     private readonly paginator: Paginator,
   ) {}
 
   @ListRecords(DOCS)
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ShipmentTemplateDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.templates.list(accountId, page), (t) => [t.id], ShipmentTemplateDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.templates.list(accountId, page), (t) => t.id, ShipmentTemplateDto.from);
   }
 
   @CreateRecord(DOCS, CreateShipmentTemplateDto)

@@ -6,7 +6,7 @@ import { IntParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { PutShareDto, ShareDto } from './dto/share.dto';
 import { SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
-import { ShareService } from './share.service';
+import { ShareService } from '@app/domain';
 import type { AccountId } from '@app/vocabulary';
 
 const LINK_RULES =

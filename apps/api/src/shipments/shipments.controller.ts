@@ -13,8 +13,8 @@ import { CreateShipmentDto, ReplaceShipmentDto } from './dto/create-shipment.dto
 import { ShipmentDto, ShipmentListItemDto } from './dto/shipment.dto';
 import { ShipmentQueryDto } from './dto/shipment-query.dto';
 import { BAD_SHIPMENT_BODY, CREATE_EXAMPLES, SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
-import { ShipmentsService } from './shipments.service';
-import type { AccountId } from '@app/vocabulary';
+import { ShipmentsService } from '@app/domain';
+import { type AccountId, BY_INTEGER } from '@app/vocabulary';
 
 const RECORD_NOTE = 'The shipment record is the same representation that the `shipment.created` and `shipment.completed` webhook events carry as `data`.';
 
@@ -31,8 +31,8 @@ export class ShipmentsController {
   @ApiPageResponse(ShipmentListItemDto)
   @ApiResponse(problemResponse(400, 'Invalid filter or paging parameter (`validation_failed`, `invalid_cursor`).'))
   async list(@Req() request: AuthenticatedRequest, @Query() query: ShipmentQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<ShipmentListItem>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.shipments.list(accountId, query, page), (s) => [s.id], presentShipmentListItem);
+    const page = this.paginator.start(request, query, BY_INTEGER);
+    return this.paginator.finish(request, page, await this.shipments.list(accountId, query, page), (s) => s.id, presentShipmentListItem);
   }
 
   @Post('create')

@@ -9,12 +9,12 @@ import { IntParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { TelemetryBucketDto } from '../telemetry/dto/telemetry-point.dto';
 import { TELEMETRY_DEFAULT_PAGE_SIZE } from '../telemetry/dto/telemetry-query.dto';
-import { BUCKET_WIDTHS } from '../telemetry/telemetry-buckets';
-import { presentBucket, presentPoint } from '../telemetry/telemetry.service';
+import { BUCKET_WIDTHS } from '@app/domain';
+import { presentBucket, presentPoint } from '../telemetry/telemetry.presenter';
 import { TrackingPointDto, TrackingQueryDto } from './dto/tracking.dto';
 import { SHIPMENT_ID, SHIPMENT_NOT_FOUND } from './shipment-docs';
-import { TrackingService, type TrackedPointRow } from './tracking.service';
-import type { AccountId } from '@app/vocabulary';
+import { TrackingService, type TrackedPointRow } from '@app/domain';
+import { type AccountId, BY_TIME, BY_TIME_AND_UUID } from '@app/vocabulary';
 
 const ApiTrackingPage = (): MethodDecorator =>
   applyDecorators(
@@ -62,13 +62,14 @@ export class TrackingController {
     @CurrentAccount() accountId: AccountId,
   ): Promise<Page<TrackingPointDto | TelemetryBucketDto>> {
     const scope = await this.tracking.scope(accountId, shipmentId, query);
-    const page = this.paginator.start(request, query, TELEMETRY_DEFAULT_PAGE_SIZE);
     const bucket = query.bucket;
     if (bucket) {
+      const page = this.paginator.start(request, query, BY_TIME, TELEMETRY_DEFAULT_PAGE_SIZE);
       const rows = await this.tracking.buckets(scope, bucket, page);
-      return this.paginator.finish(request, page, rows, (b) => [b.bucket_start.toISOString()], presentBucket(BUCKET_WIDTHS[bucket]));
+      return this.paginator.finish(request, page, rows, (b) => b.bucket_start, presentBucket(BUCKET_WIDTHS[bucket]));
     }
+    const page = this.paginator.start(request, query, BY_TIME_AND_UUID, TELEMETRY_DEFAULT_PAGE_SIZE);
     const rows = await this.tracking.points(scope, page);
-    return this.paginator.finish(request, page, rows, (p) => [p.recorded_at.toISOString(), p.device_id], presentTrackedPoint);
+    return this.paginator.finish(request, page, rows, (p) => ({ at: p.recorded_at.toISOString(), id: p.device_id }), presentTrackedPoint);
   }
 }

@@ -4,6 +4,7 @@ import { ingestTopology, parseIngestMessage, TelemetryIngestService } from '@app
 import { IngestQueueConsumer, type ParsedQueueMessage, type QueueIngestBatch } from '../common/queue/ingest-queue-consumer';
 import { APP_CONFIG } from '../config/config.module';
 import { ReadinessRegistry } from '@app/observability';
+import { LOGGER, type AppLogger } from '@app/observability';
 
 /** The gateway adapter of telemetry ingestion (see IngestQueueConsumer). */
 @Injectable()
@@ -12,8 +13,9 @@ export class TelemetryQueueConsumer extends IngestQueueConsumer {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly ingest: TelemetryIngestService,
     readiness: ReadinessRegistry,
+    @Inject(LOGGER) logger: AppLogger,
   ) {
-    super(config, readiness, { topology: ingestTopology(config.amqpPrefix), logName: 'TelemetryQueueConsumer', readinessName: 'broker', itemNoun: 'point' });
+    super(config, readiness, { topology: ingestTopology(config.amqpPrefix), logName: 'TelemetryQueueConsumer', readinessName: 'broker', connectionName: 'coldchain-api-telemetry-ingest', itemNoun: 'point' }, logger);
   }
 
   protected parse(content: Buffer): ParsedQueueMessage {

@@ -9,9 +9,9 @@ import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { TelemetryBucketDto, TelemetryPointDto } from './dto/telemetry-point.dto';
 import { TELEMETRY_DEFAULT_PAGE_SIZE, TelemetryQueryDto } from './dto/telemetry-query.dto';
-import { BUCKET_WIDTHS } from './telemetry-buckets';
-import { presentBucket, presentPoint, TelemetryService } from './telemetry.service';
-import type { AccountId } from '@app/vocabulary';
+import { BUCKET_WIDTHS, TelemetryService } from '@app/domain';
+import { presentBucket, presentPoint } from './telemetry.presenter';
+import { type AccountId, BY_TIME } from '@app/vocabulary';
 
 /** `{data, links}` whose items are raw points, or buckets when `bucket` is given. */
 const ApiTelemetryPage = (): MethodDecorator =>
@@ -56,13 +56,13 @@ export class TelemetryController {
     @CurrentAccount() accountId: AccountId,
   ): Promise<Page<TelemetryPointDto | TelemetryBucketDto>> {
     const scope = await this.telemetry.scope(accountId, deviceId);
-    const page = this.paginator.start(request, query, TELEMETRY_DEFAULT_PAGE_SIZE);
+    const page = this.paginator.start(request, query, BY_TIME, TELEMETRY_DEFAULT_PAGE_SIZE);
     const bucket = query.bucket;
     if (bucket) {
       const rows = await this.telemetry.buckets(scope, { ...query, bucket }, page);
-      return this.paginator.finish(request, page, rows, (b) => [b.bucket_start.toISOString()], presentBucket(BUCKET_WIDTHS[bucket]));
+      return this.paginator.finish(request, page, rows, (b) => b.bucket_start, presentBucket(BUCKET_WIDTHS[bucket]));
     }
     const rows = await this.telemetry.points(scope, query, page);
-    return this.paginator.finish(request, page, rows, (p) => [p.recorded_at.toISOString()], presentPoint);
+    return this.paginator.finish(request, page, rows, (p) => p.recorded_at, presentPoint);
   }
 }

@@ -9,8 +9,8 @@ import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserDto } from './dto/user.dto';
-import { UsersService } from './users.service';
-import type { AccountId } from '@app/vocabulary';
+import { UsersService } from '@app/domain';
+import { type AccountId, BY_UUID } from '@app/vocabulary';
 
 const NOT_FOUND = problemResponse(404, 'No customer user with this id in the selected account (`not_found`); platform staff and superusers are never addressable.');
 const userIdParam = ApiParam({ name: 'user_id', format: 'uuid' });
@@ -31,8 +31,8 @@ export class UsersController {
   @ApiPageResponse(UserDto)
   @ApiResponse(problemResponse(400, 'Invalid paging parameters (`validation_failed`, `invalid_cursor`).'))
   async list(@Req() request: AuthenticatedRequest, @Query() query: PageQueryDto, @CurrentAccount() accountId: AccountId): Promise<Page<UserDto>> {
-    const page = this.paginator.start(request, query);
-    return this.paginator.finish(request, page, await this.users.list(accountId, page), (u) => [u.id], UserDto.from);
+    const page = this.paginator.start(request, query, BY_UUID);
+    return this.paginator.finish(request, page, await this.users.list(accountId, page), (u) => u.id, UserDto.from);
   }
 
   @Get(':user_id')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { seedDemo } from '@app/domain';
+import { seedDemo } from '../demo/demo-seed';
 import { output, withContext } from '../cli-context';
 
 export function registerDemoCommands(program: Command): void {

@@ -4,14 +4,12 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { newId } from '@app/database';
+import { signWebhook, WEBHOOK_CONTENT_TYPE, WEBHOOK_USER_AGENT } from '@app/webhook-kit';
 import {
   hostOf,
   isPrivateAddress,
-  signWebhook,
   TARGET_REFUSED,
   vettedLookup,
-  WEBHOOK_CONTENT_TYPE,
-  WEBHOOK_USER_AGENT,
   WebhookDnsResolver,
   type LookupFunction,
   type Resolver,

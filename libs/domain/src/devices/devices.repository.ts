@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { sql, type Db } from '@app/database/sql';
-import type { AccountId } from '@app/vocabulary';
+import type { AccountId, KeysetPage, TimeAndId } from '@app/vocabulary';
 import type { Sensors, Thresholds } from './device-settings';
 import { DEVICE_QUERIES as Q } from './devices.queries';
 
@@ -49,18 +49,12 @@ export interface SettingsChange {
 }
 
 /** A keyset page: up to `limit` rows (the caller asks for one more) after the position `after`. */
-export interface DevicePageRequest {
-  limit: number;
-  after: unknown[] | null;
-}
-
 /** The api's device reads and writes, every one within the caller's account. */
 export class DevicesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  list(accountId: AccountId, page: DevicePageRequest): Promise<DeviceRow[]> {
-    const after = page.after?.[0];
-    return sql.rows<DeviceRow>(this.dataSource, Q.list, [accountId, page.limit + 1, typeof after === 'string' ? after : null]);
+  list(accountId: AccountId, page: KeysetPage<string>): Promise<DeviceRow[]> {
+    return sql.rows<DeviceRow>(this.dataSource, Q.list, [accountId, page.limit + 1, page.after]);
   }
 
   /** Inside a transaction when `db` is given; otherwise straight on the pool (every device route reads it). */
@@ -93,9 +87,8 @@ export class DevicesRepository {
    * Records of the device's current lifecycle, and platform-side records made between owners
    * (no lifecycle); newest first. Cost columns are never selected.
    */
-  maintenance(accountId: AccountId, device: DeviceRow, page: DevicePageRequest): Promise<MaintenanceRow[]> {
-    const [performedAt, id] = page.after ?? [];
-    const keyset = typeof performedAt === 'string' && typeof id === 'string' ? [performedAt, id] : [null, null];
+  maintenance(accountId: AccountId, device: DeviceRow, page: KeysetPage<TimeAndId>): Promise<MaintenanceRow[]> {
+    const keyset = page.after ? [page.after.at, page.after.id] : [null, null];
     return sql.rows<MaintenanceRow>(this.dataSource, Q.maintenance, [accountId, device.id, device.lifecycle_id, page.limit + 1, ...keyset]);
   }
 }

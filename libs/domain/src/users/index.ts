@@ -4,3 +4,8 @@ export * from './invitation-mail';
 export * from './invitation-writer';
 export * from './invitation-email-outbox';
 export * from './users.repository';
+export * from './users.errors';
+export * from './users.service';
+export * from './invitations.errors';
+export * from './invitations.service';
+export * from './password-policy';

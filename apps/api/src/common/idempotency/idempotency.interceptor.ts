@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { ApiError } from '../api-error';
+import { ApiError } from '@app/domain';
 import { toProblem } from '../problem-details.filter';
 import type { AuthenticatedRequest } from '../../auth/principal';
 import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';

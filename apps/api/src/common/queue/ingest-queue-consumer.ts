@@ -1,7 +1,9 @@
-import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AppConfig } from '@app/config';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER, type IngestRejection, type IngestTopology } from '@app/domain';
+import { BrokerConnection } from '@app/events';
+import type { AppLogger } from '@app/observability';
 import type { ReadinessRegistry } from '@app/observability';
 
 /** Messages handed to a consumer before it acknowledges: what arrives while a batch is stored. */
@@ -10,6 +12,8 @@ export const INGEST_PREFETCH = 64;
 export const INGEST_BATCH_ITEMS = 2000;
 const RETRY_DELAY_MS = 1000;
 const MAX_LISTED_REJECTIONS = 100;
+/** Longest pause between two reconnection attempts. */
+const MAX_RECONNECT_DELAY_MS = 10_000;
 
 interface Link {
   channel: Channel;
@@ -70,13 +74,16 @@ export interface QueueConsumerSettings {
   logName: string;
   /** Name of the readiness check for this consumer's broker connection. */
   readinessName: string;
+  /** Name of the broker connection, shown in the RabbitMQ management UI. */
+  connectionName: string;
   /** What one item is, for dead-letter reasons: "point", "position". */
   itemNoun: string;
 }
 
 /**
  * The queue adapter of an ingestion service (telemetry points, AIS positions): a durable queue
- * consumed with manual acks and bounded prefetch. Messages are parsed and added to a batch as
+ * consumed with manual acks and bounded prefetch, over a BrokerConnection (reconnects with backoff,
+ * then declares the topology and subscribes again). Messages are parsed and added to a batch as
  * they arrive, and batches are stored one at a time, in arrival order: while one is stored, the
  * next is prepared. Each message is acknowledged as soon as its batch is stored, so the broker
  * refills the prefetch window while the next batch is stored. A message that cannot be read, or
@@ -87,9 +94,12 @@ export interface QueueConsumerSettings {
  */
 export abstract class IngestQueueConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly topology: IngestTopology;
-  private readonly logger: Logger;
-  private connection: RecoveringChannelModel | null = null;
-  private connected = false;
+  private readonly logger: AppLogger;
+  private readonly broker: BrokerConnection;
+  private started = false;
+  private stopping = false;
+  /** The channels of the current connection, once subscribed; null while disconnected. */
+  private link: Link | null = null;
   private readinessRegistered = false;
   /** Full batches waiting, oldest first, then the one messages are added to. */
   private ready: Unit[] = [];
@@ -100,9 +110,24 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
     private readonly config: AppConfig,
     private readonly readiness: ReadinessRegistry,
     private readonly settings: QueueConsumerSettings,
+    logger: AppLogger,
   ) {
     this.topology = settings.topology;
-    this.logger = new Logger(settings.logName);
+    this.logger = logger.child({ component: settings.logName });
+    this.broker = new BrokerConnection({
+      url: config.amqpUrl,
+      name: settings.connectionName,
+      logger: this.logger,
+      maxDelayMs: MAX_RECONNECT_DELAY_MS,
+      setup: (model) => this.setup(model),
+      onDisconnect: () => {
+        this.link = null;
+      },
+    });
+  }
+
+  private get connected(): boolean {
+    return this.broker.connected && this.link !== null;
   }
 
   /** Splits a message into the items it carries (validated later, one by one). */
@@ -114,12 +139,14 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   onApplicationBootstrap(): void {
     if (!this.config.ingestConsumer) return;
     // Not awaited: the api serves requests while the broker is unreachable; readiness says so.
-    this.start().catch((error: unknown) => this.logger.error(`${this.settings.logName} did not start: ${String(error)}`));
+    this.start().catch((error: unknown) => this.logger.error({ err: error }, 'ingestion consumer did not start'));
   }
 
   /** Connects (reconnecting for ever after), declares the topology and starts consuming. */
   async start(): Promise<void> {
-    if (this.connection) return;
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
     if (!this.readinessRegistered) {
       this.readinessRegistered = true;
       this.readiness.register({
@@ -127,38 +154,40 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
         check: () => (this.connected ? Promise.resolve() : Promise.reject(new Error('not connected to RabbitMQ'))),
       });
     }
-    const connection = await connect(this.config.amqpUrl, {
-      recovery: { waitForConnect: false, maxDelay: 10_000, setup: (model: ChannelModel) => this.setup(model) },
-    });
-    this.connection = connection;
-    connection.on('connect', () => (this.connected = true));
-    connection.on('disconnect', (error: Error) => {
-      this.connected = false;
-      this.logger.warn(`lost the broker: ${error.message}`);
-    });
-    connection.on('error', (error: Error) => this.logger.warn(`broker error: ${error.message}`));
-    await connection.waitForConnect();
+    this.broker.start();
+    await this.broker.waitUntilConnected(null);
   }
 
   /** Finishes the batch being stored; the messages not yet stored go back to the queue with the connection. */
   async stop(): Promise<void> {
-    const connection = this.connection;
-    this.connection = null;
-    this.connected = false;
+    this.started = false;
+    this.stopping = true;
+    this.link = null;
     this.ready = [];
     this.building = null;
     await this.storing;
-    await connection?.close();
+    await this.broker.stop();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.stop();
   }
 
+  /** Runs on every new connection: opens the channels, declares the topology and subscribes. */
   private async setup(model: ChannelModel): Promise<void> {
+    model.on('error', (error: Error) => this.logger.warn({ err: error }, 'broker error'));
     const channel = await model.createChannel();
     const confirm = await model.createConfirmChannel();
-    for (const ch of [channel, confirm]) ch.on('error', (error: Error) => this.logger.warn(`channel error: ${error.message}`));
+    const link: Link = { channel, confirm };
+    for (const ch of [channel, confirm]) {
+      ch.on('error', (error: Error) => this.logger.warn({ err: error }, 'channel error'));
+      ch.on('close', () => {
+        if (this.link !== link) return;
+        this.link = null;
+        // A channel-level error closes only the channel: reconnect entirely rather than stop consuming.
+        if (!this.stopping) void model.close().catch(() => undefined);
+      });
+    }
     const t = this.topology;
     await channel.assertExchange(t.exchange, 'topic', { durable: true });
     await channel.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
@@ -168,9 +197,8 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
     await channel.assertQueue(t.queue, { durable: true, arguments: { 'x-dead-letter-exchange': t.deadLetterExchange } });
     await channel.bindQueue(t.queue, t.exchange, '#');
     await channel.prefetch(INGEST_PREFETCH);
-    const link: Link = { channel, confirm };
     await channel.consume(t.queue, (message) => message && this.receive({ link, message }), { noAck: false });
-    this.connected = true;
+    this.link = link;
   }
 
   private receive(delivery: Delivery): void {
@@ -209,7 +237,7 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
     try {
       rejections = (await unit.batch.store()).rejections;
     } catch (error) {
-      this.logger.error(`ingestion failed, messages requeued: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error({ err: error }, 'ingestion failed, messages requeued');
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
       // Everything received after this batch goes back too, so that redelivery keeps the order.
       const requeued = [unit, ...this.ready, ...(this.building ? [this.building] : [])];
@@ -259,7 +287,7 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
       await link.confirm.waitForConfirms();
       this.settle(delivery, (ch, m) => ch.ack(m));
     } catch (error) {
-      this.logger.warn(`dead-letter publish failed, rejecting instead: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn({ err: error }, 'dead-letter publish failed, rejecting instead');
       this.settle(delivery, (ch, m) => ch.nack(m, false, false));
     }
   }

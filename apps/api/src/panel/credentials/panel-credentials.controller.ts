@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AppConfig } from '@app/config';
 import { CredentialAlreadyCreatedError, CredentialsService, isScope } from '@app/domain';
-import { Public } from '../../auth/auth.decorators';
 import { API_PREFIX } from '../../common/public-api-controller';
 import { APP_CONFIG } from '../../config/config.module';
 import { PanelErrorFilter } from '../panel-error.filter';
@@ -11,7 +10,7 @@ import { PanelNotFound } from '../panel-errors';
 import { PANEL_PATH, panelPath } from '../panel-paths';
 import { CREDENTIAL_ROLES } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
-import { Panel, PanelRoles, PanelSessionGuard } from '../session/panel-session.guard';
+import { Panel, PanelSession } from '../session/panel-session.guard';
 import { CREDENTIAL_NAME_MAX_LENGTH, credentialCreatedView, credentialFormView, credentialListView, revokeConfirmView } from '../views/credentials.views';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
 import { newSubmission, submissionFrom } from '../views/form-submission';
@@ -24,10 +23,8 @@ import { PanelPages } from '../views/panel-pages';
  * is owned by the company and allowed on its account only; its secret is shown once, on the
  * response to the creating POST, and stored only as a hash.
  */
-@Public()
+@PanelSession(...CREDENTIAL_ROLES)
 @ApiExcludeController()
-@UseGuards(PanelSessionGuard)
-@PanelRoles(...CREDENTIAL_ROLES)
 @UseFilters(PanelErrorFilter)
 @Controller(`${PANEL_PATH}/credentials`)
 export class PanelCredentialsController {

@@ -1,18 +1,17 @@
-import { Controller, Get, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../auth/auth.decorators';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
-import { Panel, PanelSessionGuard } from '../session/panel-session.guard';
+import { Panel, PanelSession } from '../session/panel-session.guard';
 import { homeView } from '../views/home.views';
 import { noticeFrom } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
 
-@Public()
+/** The overview, for every signed-in person of the company. */
+@PanelSession()
 @ApiExcludeController()
-@UseGuards(PanelSessionGuard)
 @UseFilters(PanelErrorFilter)
 @Controller(PANEL_PATH)
 export class HomeController {

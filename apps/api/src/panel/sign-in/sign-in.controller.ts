@@ -1,8 +1,7 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '@app/config';
-import { Public } from '../../auth/auth.decorators';
 import { NoPersonLimit } from '../../common/rate-limits/rate-limits';
 import { APP_CONFIG } from '../../config/config.module';
 import { PanelErrorFilter } from '../panel-error.filter';
@@ -11,7 +10,7 @@ import { PANEL_PATH, panelPath, safeNextPath, SIGN_IN_PATH } from '../panel-path
 import { CSRF_FIELD, newSignInNonce, signInToken, tokensMatch } from '../session/csrf';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from '../session/panel-cookies';
 import type { PanelContext } from '../session/panel-context';
-import { Panel, PanelSessionGuard } from '../session/panel-session.guard';
+import { Panel, PanelPublic, PanelSession } from '../session/panel-session.guard';
 import { PanelSessionsRepository } from '../session/panel-sessions.repository';
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom } from '../views/notices';
@@ -22,8 +21,11 @@ import { SignInThrottle } from './sign-in-throttle';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** Sign-in and sign-out. Public for the API guards: the panel's own checks are below. */
-@Public()
+/**
+ * Sign-in (open to anyone: its form has its own CSRF check and rate limits) and sign-out (behind
+ * the session, like every other panel page).
+ */
+@PanelPublic()
 @ApiExcludeController()
 @UseFilters(PanelErrorFilter)
 @Controller(PANEL_PATH)
@@ -72,7 +74,7 @@ export class SignInController {
   }
 
   @Post('sign-out')
-  @UseGuards(PanelSessionGuard)
+  @PanelSession()
   @NoPersonLimit()
   async signOut(@Panel() panel: PanelContext, @Res() response: Response): Promise<void> {
     await this.sessions.endById(panel.sessionId);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
@@ -11,13 +11,12 @@ import {
   WebhookNotFoundError,
   WebhookStateError,
 } from '@app/webhooks';
-import { Public } from '../../auth/auth.decorators';
 import { AccountLimit } from '../../common/rate-limits/rate-limits';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH, panelPath } from '../panel-paths';
 import { WEBHOOK_ROLES } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
-import { Panel, PanelRoles, PanelSessionGuard } from '../session/panel-session.guard';
+import { Panel, PanelSession } from '../session/panel-session.guard';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
 import { newSubmission, submissionFrom } from '../views/form-submission';
 import { redirectTo, withNotice } from '../views/layout';
@@ -56,10 +55,8 @@ function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
  * Registering endpoints and sending test events or resends make the service work (and send
  * requests to an address the tenant chose): they are limited per company (`@AccountLimit`).
  */
-@Public()
+@PanelSession(...WEBHOOK_ROLES)
 @ApiExcludeController()
-@UseGuards(PanelSessionGuard)
-@PanelRoles(...WEBHOOK_ROLES)
 @UseFilters(PanelErrorFilter)
 @Controller(`${PANEL_PATH}/webhooks`)
 export class PanelWebhooksController {

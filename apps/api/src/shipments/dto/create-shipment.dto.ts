@@ -5,8 +5,8 @@ import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsUUID, ValidateNeste
 import { OptionalUuid, RequiredText, RequiredUuid } from '../../common/catalogue/field-decorators';
 import { OptionalNotNull } from '../../common/validators';
 import { OptionalTimestamp, ShipmentLegInputDto } from './shipment-leg.dto';
+import { MAX_SHIPMENT_DEVICES } from '@app/domain';
 
-export const MAX_SHIPMENT_DEVICES = 5;
 export const MAX_SHIPMENT_LEGS = 10;
 /** Sanity bound of the array itself; more than MAX_SHIPMENT_DEVICES is refused as `too_many_devices`. */
 const DEVICE_IDS_ARRAY_BOUND = 100;

@@ -2,14 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsISO8601, Matches, Max, Min } from 'class-validator';
 import { OptionalNotNull } from '../../common/validators';
 import { IsBoundedTimestamp } from '../../common/hostile-input';
-import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
-
-export const SHARE_LIMITS = {
-  minHours: 1,
-  maxHours: 90 * 24,
-  minViews: 1,
-  maxViews: 10_000,
-} as const;
+import { SHARE_LIMITS, ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 
 /** PUT: the link's lifetime (exactly one of `expires_at`, `expires_in_hours`) and its view limit. */
 export class PutShareDto {

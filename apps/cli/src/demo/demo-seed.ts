@@ -1,0 +1,116 @@
+import type { DataSource } from 'typeorm';
+import { ALL_SCOPES, READ_SCOPES, CredentialsService, demoSecret, findCredentialByClientId, countAccounts, seedDemoAccount } from '@app/domain';
+import { toAccountId, type AccountId } from '@app/vocabulary';
+import { seedDemoCatalogue } from './demo-catalogue';
+import { seedDemoUsers } from './demo-users';
+import { seedDemoDevices } from './demo-devices';
+import { seedDemoShipments } from './demo-shipments';
+
+/** Fixed identifiers make the demo fixture idempotent: a re-run finds and keeps what exists. */
+export const DEMO_IDS = {
+  accounts: {
+    primary: '00000000-0000-7000-8000-00000000a001',
+    secondary: '00000000-0000-7000-8000-00000000a002',
+    other: '00000000-0000-7000-8000-00000000a003',
+    suspended: '00000000-0000-7000-8000-00000000a004',
+    internal: '00000000-0000-7000-8000-00000000a005',
+  },
+  clientIds: {
+    multi: 'demo-multi',
+    single: 'demo-single',
+    readonly: 'demo-readonly',
+    other: 'demo-other',
+  },
+} as const;
+
+export interface DemoCredential {
+  client_id: string;
+  client_secret: string;
+  scopes: string[];
+  account_ids: string[];
+}
+
+export interface DemoFixture {
+  base_url: string;
+  accounts: Record<keyof typeof DEMO_IDS.accounts, AccountId>;
+  credentials: Record<keyof typeof DEMO_IDS.clientIds, DemoCredential>;
+  [section: string]: unknown;
+}
+
+export interface DemoSeedContext {
+  dataSource: DataSource;
+  secretsKey: Buffer;
+  fixture: DemoFixture;
+}
+
+/** A later feature adds its part of the fixture by registering a step. */
+export type DemoSeedStep = (context: DemoSeedContext) => Promise<void>;
+
+const ACCOUNT_ROWS: Array<{ key: keyof typeof DEMO_IDS.accounts; name: string; kind: string; status: string }> = [
+  { key: 'primary', name: 'Polar Pharma Logistics', kind: 'customer', status: 'active' },
+  { key: 'secondary', name: 'Nordic Fresh Foods', kind: 'customer', status: 'active' },
+  { key: 'other', name: 'Mediterranean Vaccines Ltd', kind: 'customer', status: 'active' },
+  { key: 'suspended', name: 'Suspended Cold Storage Co', kind: 'customer', status: 'suspended' },
+  { key: 'internal', name: 'Platform Internal QA', kind: 'internal', status: 'active' },
+];
+
+async function seedAccounts({ dataSource }: DemoSeedContext): Promise<void> {
+  for (const row of ACCOUNT_ROWS) {
+    await seedDemoAccount(dataSource, { id: DEMO_IDS.accounts[row.key], name: row.name, kind: row.kind, status: row.status });
+  }
+}
+
+async function seedCredentials(context: DemoSeedContext): Promise<void> {
+  const { dataSource, secretsKey, fixture } = context;
+  const a = DEMO_IDS.accounts;
+  const plan: Record<keyof typeof DEMO_IDS.clientIds, { scopes: string[]; accountIds: string[] }> = {
+    multi: { scopes: [...ALL_SCOPES], accountIds: [a.primary, a.secondary, a.suspended, a.internal] },
+    single: { scopes: [...ALL_SCOPES], accountIds: [a.primary] },
+    readonly: { scopes: [...READ_SCOPES], accountIds: [a.primary] },
+    other: { scopes: [...ALL_SCOPES], accountIds: [a.other] },
+  };
+  const credentials = new CredentialsService(dataSource);
+  for (const key of Object.keys(plan) as Array<keyof typeof plan>) {
+    const clientId = DEMO_IDS.clientIds[key];
+    const secret = demoSecret(secretsKey, clientId);
+    const existing = await findCredentialByClientId(dataSource, clientId);
+    if (!existing) {
+      await credentials.create({
+        name: `Demo ${key} integration`,
+        clientId,
+        secret,
+        scopes: plan[key].scopes,
+        accountIds: plan[key].accountIds,
+        ownerAccountId: plan[key].accountIds[0],
+      });
+    }
+    fixture.credentials[key] = {
+      client_id: clientId,
+      client_secret: secret,
+      scopes: plan[key].scopes,
+      account_ids: plan[key].accountIds,
+    };
+  }
+}
+
+const steps: DemoSeedStep[] = [seedAccounts, seedCredentials, seedDemoUsers, seedDemoCatalogue, seedDemoDevices, seedDemoShipments];
+
+export function registerDemoSeedStep(step: DemoSeedStep): void {
+  if (!steps.includes(step)) steps.push(step);
+}
+
+/** Creates the demo tenant idempotently and returns the fixture document of DESIGN §7. */
+export async function seedDemo(dataSource: DataSource, secretsKey: Buffer, publicBaseUrl: string): Promise<DemoFixture> {
+  const fixture: DemoFixture = {
+    base_url: `${publicBaseUrl}/api/public/v1`,
+    accounts: Object.fromEntries(Object.entries(DEMO_IDS.accounts).map(([key, id]) => [key, toAccountId(id)])) as DemoFixture['accounts'],
+    credentials: {} as DemoFixture['credentials'],
+  };
+  const context: DemoSeedContext = { dataSource, secretsKey, fixture };
+  for (const step of steps) await step(context);
+  return fixture;
+}
+
+export async function isDatabaseEmpty(dataSource: DataSource): Promise<boolean> {
+  return (await countAccounts(dataSource)) === 0;
+}

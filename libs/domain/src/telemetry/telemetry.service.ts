@@ -1,0 +1,48 @@
+import type { AccountId, KeysetPage } from '@app/vocabulary';
+import type { DevicesService } from '../devices/devices.service';
+import { pageBucketWindow } from './telemetry-aggregation';
+import { BUCKET_WIDTHS, type BucketName } from './telemetry-buckets';
+import { resolveRange, type TimeRange } from './telemetry-range';
+import type { BucketRow, PointRow, TelemetryRepository, TelemetryScope } from './telemetry.repository';
+
+/** The range of a telemetry read (the api's `TelemetryQueryDto` satisfies it). */
+export interface TelemetryRangeQuery {
+  from?: string;
+  to?: string;
+}
+
+export interface TelemetryOptions {
+  /** The longest range [from, to) a read may span (TELEMETRY_MAX_RANGE_DAYS). */
+  telemetryMaxRangeDays: number;
+}
+
+export class TelemetryService {
+  constructor(
+    private readonly devices: DevicesService,
+    private readonly telemetry: TelemetryRepository,
+    private readonly options: TelemetryOptions,
+  ) {}
+
+  async scope(accountId: AccountId, deviceId: string): Promise<TelemetryScope> {
+    const device = await this.devices.get(accountId, deviceId);
+    return { accountId, deviceId: device.id, lifecycleId: device.lifecycle_id };
+  }
+
+  private range(query: TelemetryRangeQuery): TimeRange {
+    return resolveRange(query, new Date(), this.options.telemetryMaxRangeDays);
+  }
+
+  /** Up to limit + 1 points (the extra one tells the paginator there is a next page). */
+  async points(scope: TelemetryScope, query: TelemetryRangeQuery, page: KeysetPage<Date>): Promise<PointRow[]> {
+    const { from, to } = this.range(query);
+    return this.telemetry.points(scope, from, to, page.after, page.limit + 1);
+  }
+
+  /** Up to limit + 1 consecutive buckets, empty ones included. */
+  async buckets(scope: TelemetryScope, query: TelemetryRangeQuery & { bucket: BucketName }, page: KeysetPage<Date>): Promise<BucketRow[]> {
+    const widthMs = BUCKET_WIDTHS[query.bucket];
+    const window = pageBucketWindow(widthMs, this.range(query), page);
+    if (!window) return [];
+    return this.telemetry.buckets(scope, widthMs, { first: window.first, last: window.last, from: window.pointsFrom, to: window.pointsTo });
+  }
+}
