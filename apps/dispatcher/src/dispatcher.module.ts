@@ -3,7 +3,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
-import { eventMessageKey } from '@app/events';
+import { eventMessageKey, eventQueueSettings } from '@app/events';
 import { pingDatabase } from '@app/database';
 import { EventConsumer } from './consumer/event-consumer';
 import { AttemptRecorder } from './delivery/attempt-recorder';
@@ -90,6 +90,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
             new EventConsumer(store, {
               amqpUrl: config.amqpUrl,
               amqpPrefix: config.amqpPrefix,
+              queues: eventQueueSettings(config),
               prefetch: config.webhookPrefetch,
               signingKey: eventMessageKey(config.secretsKey),
               logger: logger.child({ component: 'event-consumer' }),

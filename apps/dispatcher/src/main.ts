@@ -3,12 +3,15 @@ import { loadConfigOrExit } from '@app/config';
 import { migrateDatabase } from '@app/database';
 import { createDispatcherApp } from './dispatcher-app';
 import { createLogger } from '@app/observability';
+import { assertEventTopology, checkQueueTopology, eventQueueSettings, QueueTypeMismatchError } from '@app/events';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('dispatcher');
   const logger = createLogger(config.logLevel, 'dispatcher');
   const applied = await migrateDatabase(config.databaseUrl, config.databaseTimeouts);
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
+  await checkQueueTopology(config.amqpUrl, (channel) => assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config)));
   const app = await createDispatcherApp(config, logger);
   // SIGTERM: stop consuming, finish the attempts in flight, close (DispatcherModule.beforeApplicationShutdown).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
@@ -18,6 +21,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof QueueTypeMismatchError) {
+    process.stderr.write(`dispatcher: refusing to start: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG: a configuration problem, not worth restarting for
+  }
   process.stderr.write(`dispatcher: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -35,6 +35,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEBHOOK_RETENTION_DAYS: 'forever' })).toThrow(/WEBHOOK_RETENTION_DAYS/);
   });
 
+  it('reads the queue type, classic by default, and the quorum delivery limits', () => {
+    expect(loadConfig({}).amqpQueues).toEqual({ type: 'classic', eventsDeliveryLimit: 20, ingestDeliveryLimit: 1000 });
+    expect(loadConfig({ AMQP_QUEUE_TYPE: ' Quorum ', AMQP_DELIVERY_LIMIT: '5', AMQP_INGEST_DELIVERY_LIMIT: '50' }).amqpQueues).toEqual({ type: 'quorum', eventsDeliveryLimit: 5, ingestDeliveryLimit: 50 });
+    expect(() => loadConfig({ AMQP_QUEUE_TYPE: 'stream' })).toThrow(/AMQP_QUEUE_TYPE must be classic or quorum/);
+    expect(() => loadConfig({ AMQP_DELIVERY_LIMIT: '0' })).toThrow(ConfigError);
+  });
+
   it('switches the ingest consumers and the outbox relay off with the same words', () => {
     expect(loadConfig({})).toMatchObject({ ingestConsumer: true, outboxRelayEnabled: true });
     for (const off of ['off', 'false', '0', 'no', 'OFF', ' No ']) {

@@ -27,6 +27,11 @@ export interface AppConfig {
   amqpUrl: string;
   /** Prefix for exchange and queue names, so that several deployments or test runs can share a broker. */
   amqpPrefix: string;
+  /**
+   * Type and delivery limits of the events, ingestion and dead-letter queues (AMQP_QUEUE_TYPE,
+   * AMQP_DELIVERY_LIMIT, AMQP_INGEST_DELIVERY_LIMIT); the limits apply to quorum queues only.
+   */
+  amqpQueues: { type: 'classic' | 'quorum'; eventsDeliveryLimit: number; ingestDeliveryLimit: number };
   publicBaseUrl: string;
   /** First key signs; all keys verify (rotation). */
   jwtSigningKeys: SigningKey[];
@@ -137,6 +142,14 @@ function parseOpsHost(raw: string | undefined): string {
 }
 
 /** A feature that runs unless switched off: `off`, `false`, `0` or `no` (any case). */
+/** Classic by default: an existing deployment's queues are classic and a queue cannot change type in place. */
+function parseQueueType(raw: string | undefined): 'classic' | 'quorum' {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'classic') return 'classic';
+  if (value === 'quorum') return 'quorum';
+  throw new ConfigError(`AMQP_QUEUE_TYPE must be classic or quorum (got "${raw}")`);
+}
+
 function switchedOn(raw: string | undefined): boolean {
   return !['off', 'false', '0', 'no'].includes((raw ?? '').trim().toLowerCase());
 }
@@ -238,6 +251,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
     amqpPrefix: env.AMQP_PREFIX || 'coldchain',
+    amqpQueues: {
+      type: parseQueueType(env.AMQP_QUEUE_TYPE),
+      eventsDeliveryLimit: integer(env, 'AMQP_DELIVERY_LIMIT', 20, 1, 1_000_000),
+      ingestDeliveryLimit: integer(env, 'AMQP_INGEST_DELIVERY_LIMIT', 1000, 1, 1_000_000),
+    },
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     jwtSigningKeys,
     jwtIssuer: env.JWT_ISSUER || 'coldchain-public-api',

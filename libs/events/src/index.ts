@@ -4,3 +4,4 @@ export * from './outbox.repository';
 export * from './topology';
 export * from './broker-connection';
 export * from './event-signature';
+export * from './queue-type';

@@ -1,7 +1,7 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { PgListener } from '@app/database';
-import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, OUTBOX_NOTIFY_CHANNEL, signEventMessage, type DomainEventMessage } from '@app/events';
+import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, OUTBOX_NOTIFY_CHANNEL, signEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
 import type { AppLogger } from '@app/observability';
 import { claimOutboxBatch, markPublished, type OutboxRow } from '@app/events';
 
@@ -11,6 +11,8 @@ export interface OutboxRelayOptions {
   databaseUrl: string;
   amqpUrl: string;
   amqpPrefix: string;
+  /** AMQP_QUEUE_TYPE and the events delivery limit; classic when absent. */
+  queues?: QueueSettings;
   pollIntervalMs: number;
   batchSize?: number;
   /**
@@ -203,7 +205,7 @@ export class OutboxRelay {
     channel.on('return', (message: { properties: { messageId?: string } }) => {
       if (message.properties.messageId) this.returned.add(message.properties.messageId);
     });
-    await assertEventTopology(channel, this.options.amqpPrefix);
+    await assertEventTopology(channel, this.options.amqpPrefix, this.options.queues);
     this.channel = channel;
     setImmediate(() => this.trigger()); // rows that waited while the broker was away
   }

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { eventMessageKey } from '@app/events';
+import { eventMessageKey, eventQueueSettings } from '@app/events';
 import { APP_CONFIG } from '../config/config.module';
 import { ReadinessRegistry } from '@app/observability';
 import type { AppLogger } from '@app/observability';
@@ -34,6 +34,7 @@ export class OutboxModule implements OnApplicationBootstrap, BeforeApplicationSh
               databaseUrl: config.databaseUrl,
               amqpUrl: config.amqpUrl,
               amqpPrefix: config.amqpPrefix,
+              queues: eventQueueSettings(config),
               pollIntervalMs: config.outboxPollIntervalMs,
               confirmTimeoutMs: config.outboxConfirmTimeoutMs,
               signingKey: eventMessageKey(config.secretsKey),

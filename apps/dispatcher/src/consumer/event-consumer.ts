@@ -1,5 +1,5 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { assertEventTopology, BrokerConnection, EVENT_SIGNATURE_HEADER, eventTopology, verifyEventMessage, type DomainEventMessage } from '@app/events';
+import { assertEventTopology, BrokerConnection, EVENT_SIGNATURE_HEADER, eventTopology, verifyEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
 import type { DeliveryStore } from '../delivery/delivery-store';
 import type { AppLogger } from '@app/observability';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
@@ -7,6 +7,8 @@ import { MalformedEventMessage, parseEventMessage } from './event-message';
 export interface EventConsumerOptions {
   amqpUrl: string;
   amqpPrefix: string;
+  /** AMQP_QUEUE_TYPE and the events delivery limit; classic when absent. */
+  queues?: QueueSettings;
   prefetch: number;
   /** eventMessageKey(SECRETS_KEY): the key the api's outbox relay signs every message with. */
   signingKey: Buffer;
@@ -100,7 +102,7 @@ export class EventConsumer {
       // A channel-level error closes only the channel: reconnect entirely rather than stop consuming.
       if (!this.stopping) void model.close().catch(() => undefined);
     });
-    const names = await assertEventTopology(channel, this.options.amqpPrefix);
+    const names = await assertEventTopology(channel, this.options.amqpPrefix, this.options.queues);
     await channel.prefetch(this.options.prefetch);
     this.channel = channel;
     const { consumerTag } = await channel.consume(names.dispatcherQueue, (message) => this.receive(channel, message), { noAck: false });

@@ -2,7 +2,7 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AppConfig } from '@app/config';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER, type IngestRejection, type IngestTopology } from '@app/domain';
-import { BrokerConnection } from '@app/events';
+import { assertTypedQueue, BrokerConnection, deadLetterQueueArguments, ingestQueueSettings, workQueueArguments, type QueueSettings } from '@app/events';
 import type { AppLogger } from '@app/observability';
 import type { ReadinessRegistry } from '@app/observability';
 
@@ -78,6 +78,21 @@ export interface QueueConsumerSettings {
   connectionName: string;
   /** What one item is, for dead-letter reasons: "point", "position". */
   itemNoun: string;
+}
+
+/**
+ * Declares an ingestion topology (idempotently): exchange, queue of the configured type bound to
+ * every routing key, and the dead-letter exchange and queue. A queue of another type is refused
+ * with a QueueTypeMismatchError.
+ */
+export async function assertIngestTopology(channel: Channel, t: IngestTopology, queues: QueueSettings): Promise<void> {
+  await channel.assertExchange(t.exchange, 'topic', { durable: true });
+  await channel.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
+  await assertTypedQueue(channel, t.deadLetterQueue, queues, { durable: true, arguments: deadLetterQueueArguments(queues) });
+  await channel.bindQueue(t.deadLetterQueue, t.deadLetterExchange, '');
+  // Anything nacked without requeue (our fallback), or over the delivery limit, is dead-lettered by the broker itself.
+  await assertTypedQueue(channel, t.queue, queues, { durable: true, arguments: workQueueArguments(queues, t.deadLetterExchange) });
+  await channel.bindQueue(t.queue, t.exchange, '#');
 }
 
 /**
@@ -188,14 +203,8 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
         if (!this.stopping) void model.close().catch(() => undefined);
       });
     }
+    await assertIngestTopology(channel, this.topology, ingestQueueSettings(this.config));
     const t = this.topology;
-    await channel.assertExchange(t.exchange, 'topic', { durable: true });
-    await channel.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
-    await channel.assertQueue(t.deadLetterQueue, { durable: true });
-    await channel.bindQueue(t.deadLetterQueue, t.deadLetterExchange, '');
-    // Anything nacked without requeue (our fallback) is dead-lettered by the broker itself.
-    await channel.assertQueue(t.queue, { durable: true, arguments: { 'x-dead-letter-exchange': t.deadLetterExchange } });
-    await channel.bindQueue(t.queue, t.exchange, '#');
     await channel.prefetch(INGEST_PREFETCH);
     await channel.consume(t.queue, (message) => message && this.receive({ link, message }), { noAck: false });
     this.link = link;
