@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import type TestAgent from 'supertest/lib/agent';
+import { ApiLimitStore } from '../../apps/api/src/common/rate-limits/api-limit-store';
 import { API, startListeningApi, type TestApi } from '../support/api';
 import { freePort } from '../support/app-process';
 import { createTenant } from '../support/fixtures';
+import { TcpProxy } from '../support/tcp-proxy';
+import { waitFor } from '../support/wait';
 
 /** Redis of this machine (CI starts it, see .ci/run); every run counts under its own key prefix. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -97,6 +100,46 @@ describe('shared rate limits while Redis is unreachable: the in-memory insurance
       await api.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});
+
+describe('shared rate limits when Redis stops answering mid-run', () => {
+  const prefix = `test-${randomUUID()}`;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const target = new URL(REDIS_URL);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+
+  afterAll(async () => {
+    await proxy.down();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('answers from the insurance limiter within the command timeout, never a 5xx or a stall', async () => {
+    await redis.connect();
+    await proxy.up();
+    const api = await startListeningApi({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '4', REDIS_TIMEOUT_MS: '200' });
+    const store = api.app.get(ApiLimitStore);
+    try {
+      const tenant = await createTenant(api.app, ['accounts:read'], 'Stalled Redis');
+      await waitFor('the api connected to Redis', () => store.redisReady, 5000);
+      const call = async (): Promise<{ status: number; ms: number; remaining: string }> => {
+        const started = Date.now();
+        const res = await api.http.get(`${API}/accounts/`).set(tenant.auth);
+        return { status: res.status, ms: Date.now() - started, remaining: String(res.headers.ratelimit).replace(/^.*;r=(\d+);.*$/, '$1') };
+      };
+      expect((await call()).remaining).toBe('3'); // counted in Redis
+      expect(await redis.keys(`${prefix}:rate-limit:per-credential:*`)).toHaveLength(1);
+
+      proxy.stall(); // connected, but nothing reaches Redis: each command times out, the insurance limiter answers
+      const stalled = [];
+      for (let i = 0; i < 5; i += 1) stalled.push(await call());
+      expect(stalled.map((r) => r.status)).toEqual([200, 200, 200, 200, 429]);
+      for (const { ms } of stalled) expect(ms).toBeLessThan(2000);
+    } finally {
+      await api.close();
     }
   });
 });

@@ -53,6 +53,11 @@ export class ApiLimitStore implements OnApplicationShutdown {
     return this.redis !== undefined;
   }
 
+  /** Whether the Redis connection is up (false without REDIS_URL): while it is not, the insurance limiter counts. */
+  get redisReady(): boolean {
+    return this.redis?.status === 'ready';
+  }
+
   /** A fixed-window limiter of `points` per `durationSeconds` for each key. */
   limiter(name: string, points: number, durationSeconds: number): RateLimiterAbstract {
     const memory = (keyPrefix: string): RateLimiterMemory => new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
