@@ -104,7 +104,7 @@ describe('shared rate limits while Redis is unreachable: the in-memory insurance
   });
 });
 
-describe('shared rate limits when Redis stops answering mid-run', () => {
+describe('shared rate limits when Redis stops answering mid-run, and comes back', () => {
   const prefix = `test-${randomUUID()}`;
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const target = new URL(REDIS_URL);
@@ -117,7 +117,7 @@ describe('shared rate limits when Redis stops answering mid-run', () => {
     redis.disconnect();
   });
 
-  it('answers from the insurance limiter within the command timeout, never a 5xx or a stall', async () => {
+  it('answers from the insurance limiter within the command timeout, then counts in Redis again', async () => {
     await redis.connect();
     await proxy.up();
     const api = await startListeningApi({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '4', REDIS_TIMEOUT_MS: '200' });
@@ -138,6 +138,13 @@ describe('shared rate limits when Redis stops answering mid-run', () => {
       for (let i = 0; i < 5; i += 1) stalled.push(await call());
       expect(stalled.map((r) => r.status)).toEqual([200, 200, 200, 200, 429]);
       for (const { ms } of stalled) expect(ms).toBeLessThan(2000);
+
+      await proxy.down(); // drops the stalled connection (its unsent commands with it)
+      await waitFor('the api noticed', () => !store.redisReady, 5000);
+      proxy.resume();
+      await proxy.up();
+      await waitFor('the api reconnected to Redis', () => store.redisReady, 10_000);
+      expect(await call()).toMatchObject({ status: 200, remaining: '2' }); // Redis counts again: 2 of 4 used
     } finally {
       await api.close();
     }
