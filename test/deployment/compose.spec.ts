@@ -60,3 +60,16 @@ describe('docker compose: one RabbitMQ user per role', () => {
     expect(readFileSync(join(process.cwd(), 'docker/rabbitmq/rabbitmq.conf'), 'utf8')).toMatch(/^max_message_size = \d+$/m);
   });
 });
+
+describe('docker compose: the api counts its rate limits in Redis', () => {
+  const { api, redis, dispatcher } = compose.services as Record<string, Service & { image?: string; depends_on?: Record<string, { condition: string }> }>;
+
+  it('runs a Redis on the compose network only, and starts the api with REDIS_URL once it answers', () => {
+    expect(redis?.image).toMatch(/^redis:/);
+    expect(redis.ports).toBeUndefined();
+    expect(redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(api.environment?.REDIS_URL).toBe('redis://redis:6379');
+    expect(api.depends_on?.redis).toEqual({ condition: 'service_healthy' });
+    expect(dispatcher.environment?.REDIS_URL).toBeUndefined(); // the dispatcher has no API limits
+  });
+});

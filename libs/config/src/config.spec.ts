@@ -76,6 +76,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it('counts the API limits in memory without REDIS_URL, in Redis with one (validated, with a bounded timeout)', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'coldchain', redisTimeoutMs: 500 });
+    expect(loadConfig({ REDIS_URL: ' ' }).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: 'run-1', REDIS_TIMEOUT_MS: '250' })).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisKeyPrefix: 'run-1',
+      redisTimeoutMs: 250,
+    });
+    expect(loadConfig({ REDIS_URL: 'rediss://:secret@redis.internal:6380/2' }).redisUrl).toBe('rediss://:secret@redis.internal:6380/2');
+    for (const bad of ['127.0.0.1:6379', 'http://redis:6379', 'redis://', 'redis://redis:6379/x', 'not a url']) {
+      expect(() => loadConfig({ REDIS_URL: bad })).toThrow(/REDIS_URL/);
+    }
+    for (const bad of ['0', '5', '10001', 'soon']) expect(() => loadConfig({ REDIS_TIMEOUT_MS: bad })).toThrow(/REDIS_TIMEOUT_MS/);
+    for (const bad of ['has space', 'a/b', 'x'.repeat(65)]) expect(() => loadConfig({ REDIS_KEY_PREFIX: bad })).toThrow(/REDIS_KEY_PREFIX/);
+  });
+
   it('puts the operations port on loopback by default, apart from the public port', () => {
     expect(loadConfig({})).toMatchObject({ opsPort: 9464, opsHost: '127.0.0.1' });
     expect(loadConfig({ OPS_HOST: '::', OPS_PORT: '9100' })).toMatchObject({ opsPort: 9100, opsHost: '::' });

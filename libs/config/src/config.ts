@@ -80,6 +80,15 @@ export interface AppConfig {
   smtpTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
+  /**
+   * Redis that counts the per-credential and token-endpoint limits for every api replica together
+   * (REDIS_URL, `redis://` or `rediss://`); undefined: each replica counts in its own memory.
+   */
+  redisUrl: string | undefined;
+  /** Prefix of the api's Redis keys, so that several deployments or test runs can share a Redis. */
+  redisKeyPrefix: string;
+  /** Longest wait for Redis to connect or to answer one command; then the in-memory insurance limiter answers. */
+  redisTimeoutMs: number;
   /** Panel sign-in attempts per client address (IPv6: per /64) per 15 minutes. */
   panelSignInAttemptsPerIp: number;
   /** Failed panel sign-ins per e-mail address per 15 minutes (a success clears them). */
@@ -131,6 +140,29 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
     if (PROXY_NAMES.has(part) || (isIP(address) !== 0 && prefixOk && extra === undefined)) continue;
     throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges (got "${raw}")`);
   }
+  return value;
+}
+
+/** REDIS_URL: unset or empty, or a `redis://` / `rediss://` URL with a host (the credentials stay in the URL). */
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '' || !/^(\/\d{0,2})?$/.test(url.pathname)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379 or redis://:password@redis:6379/0');
+  }
+  return value;
+}
+
+/** REDIS_KEY_PREFIX: letters, digits and `._:-` (default `coldchain`). */
+function parseRedisKeyPrefix(raw: string | undefined): string {
+  const value = (raw ?? '').trim() || 'coldchain';
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(value)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 letters, digits, '.', '_', ':' or '-' (got "${raw}")`);
   return value;
 }
 
@@ -286,6 +318,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpTimeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    redisKeyPrefix: parseRedisKeyPrefix(env.REDIS_KEY_PREFIX),
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 500, 10, 10_000),
     panelSignInAttemptsPerIp: integer(env, 'PANEL_SIGN_IN_ATTEMPTS_PER_IP', 30, 1, 10_000_000),
     panelSignInFailuresPerEmail: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 5, 1, 1000),
     panelPostsPerMinute: integer(env, 'PANEL_POSTS_PER_MINUTE', 60, 1, 10_000_000),

@@ -1,9 +1,10 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '@app/config';
 import { ApiError } from '@app/domain';
+import { ApiLimitStore } from '../common/rate-limits/api-limit-store';
 import { clientAddressKey } from '../common/rate-limits/client-address';
 import { APP_CONFIG } from '../config/config.module';
 import type { AuthenticatedRequest } from './principal';
@@ -14,7 +15,7 @@ export const TOKEN_ENDPOINT_LIMIT = 'rate-limit:token-endpoint';
 interface Policy {
   name: string;
   limit: number;
-  limiter: RateLimiterMemory;
+  limiter: RateLimiterAbstract;
 }
 
 /**
@@ -22,8 +23,9 @@ interface Policy {
  * the token endpoint (an IPv6 /64 counts as one address, see clientAddressKey). Second global
  * guard (token → rate limit → scopes → tenant): after the token guard, so it knows the credential,
  * and before the scopes guard, so calls that guard refuses count too. Web panel routes carry no API
- * credential: the panel's session guard applies the panel's own limits. Counters live in this
- * process (see README for several replicas). Headers follow the IETF RateLimit header fields draft.
+ * credential: the panel's session guard applies the panel's own limits. Counters live in Redis,
+ * shared by every replica, with REDIS_URL, and in this process without it (see ApiLimitStore).
+ * Headers follow the IETF RateLimit header fields draft.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -33,11 +35,12 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) config: AppConfig,
+    store: ApiLimitStore,
   ) {
     const policy = (name: string, limit: number): Policy => ({
       name,
       limit,
-      limiter: new RateLimiterMemory({ keyPrefix: name, points: limit, duration: WINDOW_SECONDS }),
+      limiter: store.limiter(name, limit, WINDOW_SECONDS),
     });
     this.perCredential = policy('per-credential', config.rateLimitPerMinute);
     this.tokenPerIp = policy('token-per-ip', config.tokenRateLimitPerMinute);

@@ -57,8 +57,9 @@ Only requests that executed are stored: a success, or a refusal the operation it
 is not stored, so correct it and retry with the same key.
 
 ## Rate limits
-Per credential: by default 1200 requests per minute (per API replica); the token endpoint: 60 per
-minute per client address (an IPv6 /64 counts as one address). Responses carry
+Per credential: by default 1200 requests per minute; the token endpoint: 60 per minute per client
+address (an IPv6 /64 counts as one address). Both are counted for all API replicas together (a
+development instance without the shared counter store counts per replica). Responses carry
 \`RateLimit-Policy\` and \`RateLimit\` (IETF draft); a 429 carries \`Retry-After\` (seconds).
 Operations that send something on the account's behalf have a budget per account as well: user
 invitations (each an e-mail), by default 20 per hour; a replay of an idempotent request is not counted.
