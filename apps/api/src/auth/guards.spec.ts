@@ -1,10 +1,11 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '@app/domain';
+import { ApiError, InvalidTokenError } from '@app/domain';
 import { PANEL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPES, TENANT_FREE } from './auth.decorators';
 import type { Principal } from './principal';
 import { ScopesGuard } from './scopes.guard';
 import { TenantGuard } from './tenant.guard';
+import { TokenGuard } from './token.guard';
 
 function context(metadata: Record<string, unknown>, request: Record<string, unknown>): ExecutionContext {
   const handler = () => undefined;
@@ -73,5 +74,21 @@ describe('TenantGuard', () => {
       expect(guard.canActivate(context(metadata, anonymous))).toBe(true);
       expect(anonymous.accountId).toBeUndefined();
     }
+  });
+});
+
+describe('TokenGuard', () => {
+  const guard = new TokenGuard(new Reflector());
+
+  it('passes a database outage during the credential lookup on (a 503), instead of calling the token invalid', () => {
+    const timeout = new Error('timeout exceeded when trying to connect');
+    expect(() => guard.handleRequest(timeout, undefined, undefined)).toThrow(timeout);
+    const cancelled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    expect(() => guard.handleRequest(cancelled, undefined, undefined)).toThrow(cancelled);
+  });
+
+  it('still calls any other failure an invalid token (401)', () => {
+    expect(() => guard.handleRequest(new Error('invalid signature'), undefined, undefined)).toThrow(InvalidTokenError);
+    expect(() => guard.handleRequest(null, undefined, new Error('jwt expired'))).toThrow(InvalidTokenError);
   });
 });

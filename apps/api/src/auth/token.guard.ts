@@ -4,6 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import { ApiError, InvalidTokenError } from '@app/domain';
 import { apiGuardsStandAside } from './auth.decorators';
 import type { Principal } from './principal';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 
 /**
  * First global guard (token → rate limit → scopes → tenant, registered in that order in
@@ -28,6 +29,8 @@ export class TokenGuard extends AuthGuard('jwt') {
 
   override handleRequest<T = Principal>(error: unknown, principal: T, info: unknown): T {
     if (error instanceof ApiError) throw error;
+    // The credential lookup could not reach PostgreSQL: that is a 503 (the filter maps it), not a bad token.
+    if (isDatabaseUnavailable(error)) throw error;
     if (error || !principal) {
       const message = info instanceof Error ? info.message : undefined;
       if (message === 'jwt expired') throw new InvalidTokenError('The access token has expired.');
