@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -52,5 +53,11 @@ export async function createApiApp(config: AppConfig, logger: AppLogger = create
     raw: false,
   });
   await app.init();
+  // Idle keep-alive connections outlive the client's and a load balancer's idle timeout (commonly
+  // 60 s), so the server is never the side that closes a connection a client is about to reuse
+  // (which surfaces as a dropped request). Headers must still arrive within the usual bound.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return app;
 }
