@@ -46,16 +46,17 @@ ORDER BY sd.attached_at, sd.id;
 
 -- reports.shipmentPointsPage (tenant: $1 is the caller's account)
 SELECT * FROM (
- SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
-   FROM shipment_devices sd
-   JOIN telemetry_points t
-     ON t.device_id = sd.device_id AND t.lifecycle_id = sd.lifecycle_id
-    AND t.recorded_at >= sd.attached_at
-    AND t.recorded_at < COALESCE(sd.detached_at, $3::timestamptz)
-  WHERE sd.account_id = $1 AND sd.shipment_id = $2) p
-WHERE $4::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($4::timestamptz, $5::uuid)
-ORDER BY p.recorded_at, p.device_id
-LIMIT $6;
+SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
+  FROM shipment_devices sd
+  JOIN telemetry_points t
+    ON t.device_id = sd.device_id AND t.lifecycle_id = sd.lifecycle_id
+   AND t.recorded_at >= GREATEST(sd.attached_at, COALESCE($4::timestamptz, sd.attached_at))
+   AND t.recorded_at < LEAST(COALESCE(sd.detached_at, $3::timestamptz), COALESCE($5::timestamptz, 'infinity'::timestamptz))
+ WHERE sd.account_id = $1 AND sd.shipment_id = $2
+   AND ($6::uuid IS NULL OR sd.device_id = $6::uuid)) p
+   WHERE $7::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($7::timestamptz, $8::uuid)
+   ORDER BY p.recorded_at, p.device_id
+   LIMIT $9;
 
 -- reports.shipmentAlarms (tenant: $1 is the caller's account)
 SELECT COALESCE(a.triggered_at, a.created_at) AS at, d.serial_number, a.type, a.severity, a.message, a.resolved_at

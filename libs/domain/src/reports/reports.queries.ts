@@ -1,10 +1,8 @@
 import { defineQueries } from '@app/database/sql';
+import { TRACKED_POINT_COLUMNS as POINT_COLUMNS, TRACKED_POINTS } from '../shipments/tracked-points';
 
 /** The columns of a `ReportRow`. */
 export const REPORT_ROW_COLUMNS = 'id, account_id, subject_type, shipment_id, device_id, name, content_type, size_bytes, sha256, period_from, period_to, generated_at';
-
-/** The columns of a `ReportPoint`. */
-const POINT_COLUMNS = 't.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude';
 
 export const REPORTS_QUERIES = defineQueries({
   owner: 'reports',
@@ -49,17 +47,10 @@ export const REPORTS_QUERIES = defineQueries({
      * was attached, in the lifecycle it travelled in, open attachments ending at $3.
      */
     shipmentPointsPage: `
-      SELECT * FROM (
-        SELECT ${POINT_COLUMNS}
-          FROM shipment_devices sd
-          JOIN telemetry_points t
-            ON t.device_id = sd.device_id AND t.lifecycle_id = sd.lifecycle_id
-           AND t.recorded_at >= sd.attached_at
-           AND t.recorded_at < COALESCE(sd.detached_at, $3::timestamptz)
-         WHERE sd.account_id = $1 AND sd.shipment_id = $2) p
-       WHERE $4::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($4::timestamptz, $5::uuid)
+      SELECT * FROM (${TRACKED_POINTS}) p
+       WHERE $7::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($7::timestamptz, $8::uuid)
        ORDER BY p.recorded_at, p.device_id
-       LIMIT $6`,
+       LIMIT $9`,
     shipmentAlarms: `
       SELECT COALESCE(a.triggered_at, a.created_at) AS at, d.serial_number, a.type, a.severity, a.message, a.resolved_at
         FROM alarms a JOIN devices d ON d.id = a.device_id

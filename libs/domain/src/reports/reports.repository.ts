@@ -5,6 +5,7 @@ import type { AccountId } from '@app/vocabulary';
 import { forEachPointBatch, POINT_BATCH_SIZE, type ReportPoint } from './point-batches';
 import type { ReportRow } from './report-record';
 import type { NewReportFile } from './report-store';
+import { trackedPointsParams } from '../shipments/tracked-points';
 import { REPORTS_QUERIES as Q } from './reports.queries';
 
 /** Stores a generated file with its metadata (size and SHA-256 computed here), in the caller's transaction. */
@@ -157,7 +158,12 @@ export function forEachShipmentPointBatch(
 ): Promise<void> {
   return forEachPointBatch(
     (after, limit) =>
-      sql.rows<ReportPoint>(db, Q.shipmentPointsPage, [accountId, shipmentId, until.toISOString(), after ? after.recorded_at.toISOString() : null, after ? after.device_id : null, limit]),
+      sql.rows<ReportPoint>(db, Q.shipmentPointsPage, [
+        ...trackedPointsParams({ accountId, shipmentId, now: until }),
+        after ? after.recorded_at.toISOString() : null,
+        after ? after.device_id : null,
+        limit,
+      ]),
     handle,
     batchSize,
   );

@@ -19,25 +19,20 @@ export interface TrackedPointsScope {
 
 export const TRACKED_POINT_COLUMNS = 't.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude';
 
-/** The SELECT of the tracked points with its parameters numbered from `$${offset + 1}`. */
-function trackedPointsSql(offset: number): string {
-  const p = (n: number): string => `$${offset + n}`;
-  return `
+/**
+ * The tracked points (columns TRACKED_POINT_COLUMNS, unordered) as a constant fragment for the
+ * statements of `*.queries.ts` files (shipments, reports): its parameters are $1..$6,
+ * `trackedPointsParams(scope)`.
+ */
+export const TRACKED_POINTS = `
     SELECT ${TRACKED_POINT_COLUMNS}
       FROM shipment_devices sd
       JOIN telemetry_points t
         ON t.device_id = sd.device_id AND t.lifecycle_id = sd.lifecycle_id
-       AND t.recorded_at >= GREATEST(sd.attached_at, COALESCE(${p(4)}::timestamptz, sd.attached_at))
-       AND t.recorded_at < LEAST(COALESCE(sd.detached_at, ${p(3)}::timestamptz), COALESCE(${p(5)}::timestamptz, 'infinity'::timestamptz))
-     WHERE sd.account_id = ${p(1)} AND sd.shipment_id = ${p(2)}
-       AND (${p(6)}::uuid IS NULL OR sd.device_id = ${p(6)}::uuid)`;
-}
-
-/**
- * The tracked points (columns TRACKED_POINT_COLUMNS, unordered) as a constant fragment for the
- * statements of a `*.queries.ts` file: its parameters are $1..$6, `trackedPointsParams(scope)`.
- */
-export const TRACKED_POINTS = trackedPointsSql(0);
+       AND t.recorded_at >= GREATEST(sd.attached_at, COALESCE($4::timestamptz, sd.attached_at))
+       AND t.recorded_at < LEAST(COALESCE(sd.detached_at, $3::timestamptz), COALESCE($5::timestamptz, 'infinity'::timestamptz))
+     WHERE sd.account_id = $1 AND sd.shipment_id = $2
+       AND ($6::uuid IS NULL OR sd.device_id = $6::uuid)`;
 
 /** The parameters of TRACKED_POINTS ($1..$6): the account first. */
 export function trackedPointsParams(scope: TrackedPointsScope): [AccountId, number, string, string | null, string | null, string | null] {
@@ -49,12 +44,4 @@ export function trackedPointsParams(scope: TrackedPointsScope): [AccountId, numb
     scope.to ? scope.to.toISOString() : null,
     scope.deviceId ?? null,
   ];
-}
-
-/**
- * SQL selecting the tracked points (columns TRACKED_POINT_COLUMNS, unordered) with its
- * parameters, numbered from `$${offset + 1}` so that callers can prepend their own.
- */
-export function trackedPointsQuery(scope: TrackedPointsScope, offset = 0): { sql: string; params: unknown[] } {
-  return { sql: offset === 0 ? TRACKED_POINTS : trackedPointsSql(offset), params: trackedPointsParams(scope) };
 }
