@@ -12,6 +12,11 @@ export function listAccountsAmong(db: Db, ids: readonly string[], after: string 
   });
 }
 
+/** The accounts among these ids that exist (any status or kind). */
+export function findAccountsByIds(db: Db, ids: string[]): Promise<Account[]> {
+  return db.getRepository(Account).findBy({ id: In(ids) });
+}
+
 export function findAccount(db: Db, id: string): Promise<Account | null> {
   return db.getRepository(Account).findOneBy({ id });
 }

@@ -1,5 +1,4 @@
-import { In } from 'typeorm';
-import { Account, ApiCredential } from '@app/database';
+import { ApiCredential } from '@app/database';
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
 import { CREDENTIAL_QUERIES as Q } from './credentials.queries';
@@ -30,10 +29,6 @@ export function findCredentialByClientId(db: Db, clientId: string): Promise<Cred
 
 export async function touchCredential(db: Db, credentialId: string): Promise<void> {
   await sql.run(db, Q.touch, [credentialId]);
-}
-
-export function findAccountsByIds(db: Db, accountIds: string[]): Promise<Account[]> {
-  return db.getRepository(Account).findBy({ id: In(accountIds) });
 }
 
 /** Inserts the credential unless `lockExisting` finds one with its id (resubmission: returns false). */

@@ -2,8 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import type { AccountId } from '@app/vocabulary';
+import { findAccountsByIds } from '../accounts/accounts.repository';
 import {
-  findAccountsByIds,
   insertCredential,
   listOwnedCredentialRows,
   newCredentialEntity,
