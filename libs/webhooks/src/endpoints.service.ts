@@ -18,6 +18,7 @@ import type {
 } from './endpoints.types';
 import { encryptSecret, generateSigningSecret } from './secret-box';
 import { WebhookDnsResolver } from './dns-resolver';
+import { endpointHealth, type EndpointHealth, HEALTH_LONG_HOURS, HEALTH_SHORT_HOURS, type HealthTotals, successTotals, windowStart } from './health';
 import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './target-policy';
 import {
   accountExists,
@@ -25,6 +26,7 @@ import {
   cancelPendingDeliveries,
   countEndpoints,
   deleteEndpoint,
+  endpointSuccessTotals,
   disableEndpoint,
   enableEndpoint,
   findEndpoint,
@@ -33,6 +35,7 @@ import {
   insertEndpoint,
   listAttempts,
   listEndpoints,
+  listHourlyStats,
   lockAccountForRegistration,
   rotateEndpointSecret,
   updateEndpoint,
@@ -231,6 +234,19 @@ export class WebhookEndpointsService {
       error: row.error,
       duration_ms: row.duration_ms,
     }));
+  }
+
+  /** Delivery health of the endpoint: attempts and latency per hour of the last 24 hours and 7 days. */
+  async health(accountId: AccountId, endpointId: string, now = new Date()): Promise<EndpointHealth> {
+    await this.find(this.dataSource, accountId, endpointId);
+    return endpointHealth(await listHourlyStats(this.dataSource, accountId, endpointId, windowStart(now, HEALTH_LONG_HOURS)), now);
+  }
+
+  /** Every endpoint's attempts of the last 24 hours (the current hour and the 23 before), by endpoint id. */
+  async successRates(accountId: AccountId, now = new Date()): Promise<Map<string, HealthTotals>> {
+    if (!UUID.test(accountId)) return new Map();
+    const rows = await endpointSuccessTotals(this.dataSource, accountId, windowStart(now, HEALTH_SHORT_HOURS));
+    return new Map(rows.map((row) => [row.endpoint_id, successTotals(row.succeeded, row.failed)]));
   }
 
   /**

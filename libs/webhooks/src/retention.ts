@@ -8,6 +8,8 @@ export interface WebhookPruneResult {
   deliveries: number;
   /** Bodies deleted from closed deliveries past the retention period (the row stays for the attempt log). */
   bodies: number;
+  /** Hourly delivery health rows older than 8 days (the panel charts the last 7). */
+  hourlyStats: number;
 }
 
 // pruneWebhookHistory, which enforces these bounds, is in ./store/webhooks.repository.

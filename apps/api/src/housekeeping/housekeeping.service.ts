@@ -42,7 +42,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
     if (this.timer) clearInterval(this.timer);
   }
 
-  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number; panelSessions: number; webhookAttempts: number; webhookDeliveries: number; webhookBodies: number }> {
+  async runOnce(): Promise<{ idempotencyRecords: number; outboxEvents: number; panelSessions: number; webhookAttempts: number; webhookDeliveries: number; webhookBodies: number; webhookHourlyStats: number }> {
     const idempotencyRecords = await this.idempotency.purgeExpired();
     const outboxEvents = await prunePublishedEvents(this.dataSource, this.config.outboxRetentionDays, BATCH);
     const panelSessions = await this.panelSessions.purgeExpired();
@@ -54,6 +54,7 @@ export class HousekeepingService implements OnApplicationBootstrap, OnApplicatio
       webhookAttempts: webhooks.attempts,
       webhookDeliveries: webhooks.deliveries,
       webhookBodies: webhooks.bodies,
+      webhookHourlyStats: webhooks.hourlyStats,
     };
     if (Object.values(counts).some((n) => n > 0)) this.logger.info(counts, 'housekeeping');
     return counts;

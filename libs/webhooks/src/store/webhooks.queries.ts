@@ -1,13 +1,43 @@
 import { defineQueries } from '@app/database/sql';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../delivery-records';
+import { LATENCY_BUCKET_BOUNDS_MS } from '../health';
 
 /** The columns of an endpoint that the panel and the CLI show (never the secret). */
 const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
   disabled_reason, secret_rotated_at, created_at, updated_at`;
 
+/**
+ * The CTE that adds logged attempts to the hourly health rollup (issue 17), appended to the
+ * statement that logs them, so recording an attempt costs no extra statement or round trip.
+ * `source` is a CTE with account_id, endpoint_id, attempted_at, outcome and duration_ms (the
+ * attempt insert's RETURNING). Rows are aggregated per endpoint and hour first (ON CONFLICT may
+ * touch a row once per statement) and upserted in key order, so concurrent batches lock rollup
+ * rows in the same order. `after` names a CTE that must finish first (the success batch's
+ * endpoint locks: a failure locks its endpoint before its rollup row, so a batch must too).
+ */
+function hourlyStatsUpsert(source: string, after?: string): string {
+  const buckets = Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, k) => `count(*) FILTER (WHERE bucket = ${k})`).join(',\n               ');
+  return `stats AS (
+        INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
+        SELECT endpoint_id, hour, account_id, count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome <> 'succeeded'),
+               ARRAY[${buckets}]::int[], max(duration_ms)
+          FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at) AS hour, outcome, duration_ms,
+                       width_bucket(duration_ms, ARRAY[${LATENCY_BUCKET_BOUNDS_MS.join(', ')}]) AS bucket
+                  FROM ${source}${after ? ` WHERE (SELECT count(*) FROM ${after}) >= 0` : ''}) a
+         GROUP BY endpoint_id, hour, account_id
+         ORDER BY endpoint_id, hour
+        ON CONFLICT (endpoint_id, hour) DO UPDATE
+           SET succeeded = webhook_endpoint_hourly_stats.succeeded + excluded.succeeded,
+               failed = webhook_endpoint_hourly_stats.failed + excluded.failed,
+               latency_buckets = ARRAY(SELECT old + new FROM unnest(webhook_endpoint_hourly_stats.latency_buckets, excluded.latency_buckets)
+                                         WITH ORDINALITY AS b(old, new, n) ORDER BY n),
+               max_duration_ms = greatest(webhook_endpoint_hourly_stats.max_duration_ms, excluded.max_duration_ms)
+      )`;
+}
+
 export const WEBHOOK_QUERIES = defineQueries({
   owner: 'webhooks',
-  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts'],
+  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats'],
   reads: ['accounts'],
   tenant: {
     // Endpoint management (the api's panel, the CLI).
@@ -35,6 +65,13 @@ export const WEBHOOK_QUERIES = defineQueries({
       SELECT id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, error, duration_ms
         FROM webhook_attempts WHERE account_id = $1 AND endpoint_id = $2
        ORDER BY attempted_at DESC, id DESC LIMIT $3`,
+    // Delivery health (issue 17): one endpoint's hours since $3; every endpoint's totals since $2.
+    endpointHourlyStats: `
+      SELECT hour, succeeded, failed, latency_buckets, max_duration_ms FROM webhook_endpoint_hourly_stats
+       WHERE account_id = $1 AND endpoint_id = $2 AND hour >= $3 ORDER BY hour`,
+    endpointSuccessTotals: `
+      SELECT endpoint_id, sum(succeeded)::int AS succeeded, sum(failed)::int AS failed FROM webhook_endpoint_hourly_stats
+       WHERE account_id = $1 AND hour >= $2 GROUP BY endpoint_id`,
     sentEventBody: `
       SELECT event_type, body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2
        ORDER BY (body IS NOT NULL) DESC, (endpoint_id = $3) DESC, created_at LIMIT 1`,
@@ -139,7 +176,8 @@ export const WEBHOOK_QUERIES = defineQueries({
         SELECT attempt_id, account_id, endpoint_id, delivery_id, event_id, event_type, attempts + 1,
                attempted_at, 'succeeded', status_code, error, duration_ms
           FROM input
-      )
+        RETURNING account_id, endpoint_id, attempted_at, outcome, duration_ms
+      ), ${hourlyStatsUpsert('attempt', 'endpoint')}
       SELECT id FROM delivery`,
     trimAttemptLog: `
       WITH pruned AS (
@@ -165,9 +203,13 @@ export const WEBHOOK_QUERIES = defineQueries({
       UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $2, updated_at = now()
        WHERE id = $1 AND enabled`,
     insertAttempt: `
-      INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
-                                    attempted_at, outcome, status_code, error, duration_ms)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      WITH attempt AS (
+        INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                      attempted_at, outcome, status_code, error, duration_ms)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        RETURNING account_id, endpoint_id, attempted_at, outcome, duration_ms
+      ), ${hourlyStatsUpsert('attempt')}
+      SELECT 1`,
     dueBacklog: `
       SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= now()`,
@@ -186,6 +228,9 @@ export const WEBHOOK_QUERIES = defineQueries({
          WHERE d.status <> 'pending' AND d.completed_at < now() - make_interval(days => $1)
            AND NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.webhook_delivery_id = d.id)
          LIMIT $2)`,
+    pruneHourlyStats: `
+      DELETE FROM webhook_endpoint_hourly_stats WHERE (endpoint_id, hour) IN (
+        SELECT endpoint_id, hour FROM webhook_endpoint_hourly_stats WHERE hour < now() - make_interval(hours => $1) LIMIT $2)`,
     pruneDeliveryBodies: `
       UPDATE webhook_deliveries SET body = NULL WHERE id IN (
         SELECT id FROM webhook_deliveries

@@ -4,6 +4,7 @@ import type { DomainEventMessage } from '@app/events';
 import type { AccountId } from '@app/vocabulary';
 import type { NewDelivery } from '../delivery-records';
 import type { WebhookAttemptView } from '../endpoints.types';
+import { HEALTH_STATS_KEPT_HOURS, type HourlyStatsRow } from '../health';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, type WebhookPruneResult } from '../retention';
 import { WEBHOOK_QUERIES as Q } from './webhooks.queries';
 
@@ -134,6 +135,16 @@ export function disableEndpoint(db: Db, accountId: AccountId, endpointId: string
 /** Deletes the endpoint (its deliveries and attempts go with it); returns how many rows it deleted. */
 export function deleteEndpoint(db: Db, accountId: AccountId, endpointId: string): Promise<number> {
   return sql.count(db, Q.deleteEndpoint, [accountId, endpointId]);
+}
+
+/** The endpoint's hourly delivery health rows from `since` (an hour start) on, oldest first. */
+export function listHourlyStats(db: Db, accountId: AccountId, endpointId: string, since: Date): Promise<HourlyStatsRow[]> {
+  return sql.rows<HourlyStatsRow>(db, Q.endpointHourlyStats, [accountId, endpointId, since]);
+}
+
+/** Attempts that succeeded and failed per endpoint of the account from `since` on (endpoints without any are absent). */
+export function endpointSuccessTotals(db: Db, accountId: AccountId, since: Date): Promise<Array<{ endpoint_id: string; succeeded: number; failed: number }>> {
+  return sql.rows<{ endpoint_id: string; succeeded: number; failed: number }>(db, Q.endpointSuccessTotals, [accountId, since]);
 }
 
 /** The endpoint's last `limit` attempts, newest first. */
@@ -350,11 +361,13 @@ export async function deliveryBacklog(db: Db): Promise<WebhookDeliveryBacklog> {
  * long; idempotent, safe on several replicas): the attempt log keeps its newest 100 per endpoint;
  * a closed delivery older than `retentionDays` loses its body, and the row itself once no kept
  * attempt refers to it. Pending deliveries are never touched (a CHECK keeps their body). What is
- * left is at most 100 body-less rows per endpoint plus the last `retentionDays` of deliveries.
+ * left is at most 100 body-less rows per endpoint plus the last `retentionDays` of deliveries. The
+ * hourly delivery health rollup keeps its last 8 days (the panel charts 7).
  */
 export async function pruneWebhookHistory(db: Db, retentionDays: number, batch: number): Promise<WebhookPruneResult> {
-  const result: WebhookPruneResult = { attempts: 0, deliveries: 0, bodies: 0 };
+  const result: WebhookPruneResult = { attempts: 0, deliveries: 0, bodies: 0, hourlyStats: 0 };
   result.attempts = await inBatches(batch, () => sql.count(db, Q.pruneOldAttempts, [ATTEMPTS_KEPT_PER_ENDPOINT, batch]));
+  result.hourlyStats = await inBatches(batch, () => sql.count(db, Q.pruneHourlyStats, [HEALTH_STATS_KEPT_HOURS, batch]));
   result.deliveries = await inBatches(batch, () => sql.count(db, Q.pruneClosedDeliveries, [retentionDays, batch]));
   result.bodies = await inBatches(batch, () => sql.count(db, Q.pruneDeliveryBodies, [retentionDays, batch]));
   return result;

@@ -69,6 +69,13 @@ td ul { margin: 0; padding-left: 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .plain-list { list-style: none; padding: 0; margin: 0; }
 .plain-list h2 { margin-top: 0; }
+.health-figure { margin: .5rem 0; background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgba(0,0,0,.15); padding: .5rem; }
+.health-chart { display: block; width: 100%; height: auto; max-height: 22rem; }
+.health-details summary { cursor: pointer; color: #1d4ed8; text-decoration: underline; padding: .25rem 0; }
+.success-rate { white-space: nowrap; font-weight: 600; }
+.success-rate.ok { color: #166534; }
+.success-rate.bad { color: #b42318; }
+.success-rate.muted { color: #4b5563; font-weight: 400; font-style: italic; }
 footer { max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #4b5563; font-size: .85rem; }
 @media (max-width: 48rem) {
   .who { margin-left: 0; }

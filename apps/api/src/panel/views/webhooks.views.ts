@@ -1,11 +1,12 @@
 import { EVENT_TYPES } from '@app/events';
-import { ATTEMPTS_KEPT_PER_ENDPOINT, type CreatedWebhookEndpoint, type WebhookAttemptView, type WebhookEndpointView } from '@app/webhooks';
+import { ATTEMPTS_KEPT_PER_ENDPOINT, type CreatedWebhookEndpoint, type HealthTotals, type WebhookAttemptView, type WebhookEndpointView } from '@app/webhooks';
 import { html, type Html } from '../../pages/html';
 import { panelPath } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
 import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
 import { submissionField } from './form-submission';
+import { successRateHtml } from './webhook-health.views';
 
 export const DESCRIPTION_MAX_LENGTH = 500;
 const WEBHOOKS = panelPath('webhooks');
@@ -18,13 +19,14 @@ function statusHtml(endpoint: WebhookEndpointView): Html {
 
 const eventList = (events: string[]): Html => html`<ul>${events.map((e) => html`<li><code>${e}</code></li>`)}</ul>`;
 
-export function endpointListView(endpoints: WebhookEndpointView[]): PanelView {
+export function endpointListView(endpoints: WebhookEndpointView[], successRates = new Map<string, HealthTotals>()): PanelView {
   const rows = endpoints.map(
     (e) => html`<tr>
 <td data-label="Address"><a href="${panelPath('webhooks', e.id)}"><code>${e.url}</code></a>${e.description ? html`<br>${e.description}` : html``}</td>
 <td data-label="Events">${eventList(e.events)}</td>
 <td data-label="Status">${statusHtml(e)}</td>
 <td data-label="Failures in a row">${e.consecutive_failures}</td>
+<td data-label="Last 24 hours">${successRateHtml(successRates.get(e.id))}</td>
 <td data-label="Created">${timeHtml(e.created_at)}</td>
 </tr>`,
   );
@@ -37,7 +39,7 @@ export function endpointListView(endpoints: WebhookEndpointView[]): PanelView {
 ${endpoints.length === 0
   ? html`<p class="empty">No webhook endpoints yet.</p>`
   : html`<div class="table-wrap"><table class="responsive"><caption>Endpoints (${endpoints.length})</caption>
-<thead><tr><th scope="col">Address</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Failures in a row</th><th scope="col">Created</th></tr></thead>
+<thead><tr><th scope="col">Address</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Failures in a row</th><th scope="col">Last 24 hours</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`}`,
   };
 }
@@ -152,7 +154,7 @@ function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, att
 <tbody>${rows}</tbody></table></div>`;
 }
 
-export function endpointDetailView(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[]): PanelView {
+export function endpointDetailView(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[], health: Html = html``): PanelView {
   const enabled = endpoint.status === 'enabled';
   const here = panelPath('webhooks', endpoint.id);
   return {
@@ -172,6 +174,7 @@ ${enabled
 <dt>Secret last rotated</dt><dd>${timeHtml(endpoint.secret_rotated_at)}</dd>
 <dt>Created</dt><dd>${timeHtml(endpoint.created_at)}</dd>
 </dl></div>
+${health}
 <h2>Test</h2>
 ${enabled
   ? html`<p id="test-help">Sends a <code>webhook.test</code> event to this endpoint only, signed like every other event.</p><div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'test'), 'Send a test event', { describedBy: 'test-help' })}</div>`

@@ -30,6 +30,7 @@ import {
   rotateConfirmView,
   secretRotatedView,
 } from '../views/webhooks.views';
+import { endpointHealthSection } from '../views/webhook-health.views';
 
 /** Field messages a person can act on; the service's own wording otherwise. */
 function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
@@ -67,7 +68,8 @@ export class PanelWebhooksController {
 
   @Get()
   async list(@Panel() panel: PanelContext, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
-    this.pages.send(response, panel, endpointListView(await this.endpoints.list(panel.account.id)), noticeFrom(notice));
+    const [endpoints, successRates] = await Promise.all([this.endpoints.list(panel.account.id), this.endpoints.successRates(panel.account.id)]);
+    this.pages.send(response, panel, endpointListView(endpoints, successRates), noticeFrom(notice));
   }
 
   @Get('new')
@@ -101,8 +103,8 @@ export class PanelWebhooksController {
   @Get(':endpoint_id')
   async show(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
-    const attempts = await this.endpoints.listAttempts(panel.account.id, endpointId);
-    this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts), noticeFrom(notice));
+    const [attempts, health] = await Promise.all([this.endpoints.listAttempts(panel.account.id, endpointId), this.endpoints.health(panel.account.id, endpointId)]);
+    this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts, endpointHealthSection(endpoint, health)), noticeFrom(notice));
   }
 
   @Post(':endpoint_id/test')
