@@ -172,16 +172,16 @@ WITH input AS (
   INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
   SELECT endpoint_id, hour, account_id, count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome <> 'succeeded'),
          ARRAY[count(*) FILTER (WHERE bucket = 0),
-         count(*) FILTER (WHERE bucket = 1),
-         count(*) FILTER (WHERE bucket = 2),
-         count(*) FILTER (WHERE bucket = 3),
-         count(*) FILTER (WHERE bucket = 4),
-         count(*) FILTER (WHERE bucket = 5),
-         count(*) FILTER (WHERE bucket = 6),
-         count(*) FILTER (WHERE bucket = 7),
-         count(*) FILTER (WHERE bucket = 8),
-         count(*) FILTER (WHERE bucket = 9),
-         count(*) FILTER (WHERE bucket = 10)]::int[], max(duration_ms)
+               count(*) FILTER (WHERE bucket = 1),
+               count(*) FILTER (WHERE bucket = 2),
+               count(*) FILTER (WHERE bucket = 3),
+               count(*) FILTER (WHERE bucket = 4),
+               count(*) FILTER (WHERE bucket = 5),
+               count(*) FILTER (WHERE bucket = 6),
+               count(*) FILTER (WHERE bucket = 7),
+               count(*) FILTER (WHERE bucket = 8),
+               count(*) FILTER (WHERE bucket = 9),
+               count(*) FILTER (WHERE bucket = 10)]::int[], max(duration_ms)
     FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at) AS hour, outcome, duration_ms,
                  width_bucket(duration_ms, ARRAY[10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]) AS bucket
             FROM attempt WHERE (SELECT count(*) FROM endpoint) >= 0) a
@@ -233,16 +233,16 @@ WITH attempt AS (
   INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
   SELECT endpoint_id, hour, account_id, count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome <> 'succeeded'),
          ARRAY[count(*) FILTER (WHERE bucket = 0),
-         count(*) FILTER (WHERE bucket = 1),
-         count(*) FILTER (WHERE bucket = 2),
-         count(*) FILTER (WHERE bucket = 3),
-         count(*) FILTER (WHERE bucket = 4),
-         count(*) FILTER (WHERE bucket = 5),
-         count(*) FILTER (WHERE bucket = 6),
-         count(*) FILTER (WHERE bucket = 7),
-         count(*) FILTER (WHERE bucket = 8),
-         count(*) FILTER (WHERE bucket = 9),
-         count(*) FILTER (WHERE bucket = 10)]::int[], max(duration_ms)
+               count(*) FILTER (WHERE bucket = 1),
+               count(*) FILTER (WHERE bucket = 2),
+               count(*) FILTER (WHERE bucket = 3),
+               count(*) FILTER (WHERE bucket = 4),
+               count(*) FILTER (WHERE bucket = 5),
+               count(*) FILTER (WHERE bucket = 6),
+               count(*) FILTER (WHERE bucket = 7),
+               count(*) FILTER (WHERE bucket = 8),
+               count(*) FILTER (WHERE bucket = 9),
+               count(*) FILTER (WHERE bucket = 10)]::int[], max(duration_ms)
     FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at) AS hour, outcome, duration_ms,
                  width_bucket(duration_ms, ARRAY[10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]) AS bucket
             FROM attempt) a

@@ -16,7 +16,7 @@ const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, con
  * endpoint locks: a failure locks its endpoint before its rollup row, so a batch must too).
  */
 function hourlyStatsUpsert(source: string, after?: string): string {
-  const buckets = Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, k) => `count(*) FILTER (WHERE bucket = ${k})`).join(',\n               ');
+  const buckets = Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, k) => `count(*) FILTER (WHERE bucket = ${k})`).join(',\n                     ');
   return `stats AS (
         INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
         SELECT endpoint_id, hour, account_id, count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome <> 'succeeded'),
