@@ -17,7 +17,7 @@ const COLOURS = { succeeded: '#15803d', failed: '#b42318', p50: '#1d4ed8', p99: 
 
 // Geometry of the viewBox; the SVG scales to its container's width (phone layout included).
 const WIDTH = 720;
-const LEFT = 56;
+const LEFT = 66;
 const RIGHT = 12;
 const PLOT_WIDTH = WIDTH - LEFT - RIGHT;
 const BARS_TOP = 34;
@@ -80,7 +80,7 @@ function legend(y: number): Html {
       kind === 'box'
         ? html`<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${colour}"/>`
         : html`<line x1="${x}" y1="${y - 4}" x2="${x + 14}" y2="${y - 4}" stroke="${colour}" stroke-width="3"${label.startsWith('p99') ? html` stroke-dasharray="4 2"` : html``}/>`;
-    return html`${mark}<text x="${x + 18}" y="${y}" font-size="12" fill="#1b1f24">${label}</text>`;
+    return html`${mark}<text x="${x + 18}" y="${y}" font-size="13" fill="#1b1f24">${label}</text>`;
   })}</g>`;
 }
 
@@ -129,7 +129,7 @@ export function healthChartSvg(series: HealthSeries, options: { id: string; titl
 
   const xLabels = hours.map((_, i) => {
     const label = labelled(hours, i);
-    return label === null ? html`` : html`<text x="${fixed(LEFT + i * slot)}" y="${HEIGHT - 6}" font-size="11" fill="${COLOURS.axis}">${label}</text>`;
+    return label === null ? html`` : html`<text x="${fixed(LEFT + i * slot)}" y="${HEIGHT - 6}" text-anchor="middle">${label}</text>`;
   });
   const xTicks = hours.map((_, i) => (labelled(hours, i) === null ? html`` : html`<line x1="${fixed(LEFT + i * slot)}" y1="${BARS_TOP}" x2="${fixed(LEFT + i * slot)}" y2="${LATENCY_TOP + LATENCY_HEIGHT}" stroke="${COLOURS.grid}"/>`));
   const latencyAxisLabel = latencyMax >= 1000 ? `${fixed(latencyMax / 1000)} s` : `${latencyMax} ms`;
@@ -144,13 +144,13 @@ ${legend(16)}
 <line x1="${LEFT}" y1="${BARS_TOP}" x2="${LEFT}" y2="${BARS_TOP + BARS_HEIGHT}" stroke="${COLOURS.axis}"/>
 <line x1="${LEFT}" y1="${LATENCY_TOP}" x2="${LEFT}" y2="${LATENCY_TOP + LATENCY_HEIGHT}" stroke="${COLOURS.axis}"/>
 </g>
-<g class="axis" aria-hidden="true" font-size="11" fill="${COLOURS.axis}">
+<g class="axis" aria-hidden="true" font-size="12" fill="${COLOURS.axis}">
 <text x="${LEFT - 6}" y="${BARS_TOP + 4}" text-anchor="end">${count(attemptsMax)}</text>
 <text x="${LEFT - 6}" y="${BARS_TOP + BARS_HEIGHT}" text-anchor="end">0</text>
-<text x="4" y="${BARS_TOP + BARS_HEIGHT / 2}" font-size="11">attempts</text>
+<text x="14" y="${BARS_TOP + BARS_HEIGHT / 2}" text-anchor="middle" transform="rotate(-90 14 ${BARS_TOP + BARS_HEIGHT / 2})">attempts</text>
 <text x="${LEFT - 6}" y="${LATENCY_TOP + 4}" text-anchor="end">${latencyAxisLabel}</text>
 <text x="${LEFT - 6}" y="${LATENCY_TOP + LATENCY_HEIGHT}" text-anchor="end">0</text>
-<text x="4" y="${LATENCY_TOP - 8}" font-size="11">latency per hour</text>
+<text x="14" y="${LATENCY_TOP + LATENCY_HEIGHT / 2}" text-anchor="middle" transform="rotate(-90 14 ${LATENCY_TOP + LATENCY_HEIGHT / 2})">latency</text>
 ${xLabels}
 </g>
 <g class="bars">${bars}</g>

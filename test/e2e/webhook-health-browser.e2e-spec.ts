@@ -1,0 +1,187 @@
+import type { INestApplication } from '@nestjs/common';
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { loadConfig } from '@app/config';
+import { createLogger } from '@app/observability';
+import type { AccountId } from '@app/vocabulary';
+import { WebhookEndpointsService } from '@app/webhooks';
+import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
+import { startListeningApi, type TestApi } from '../support/api';
+import { launchBrowser } from '../support/browser';
+import { createAccount, dataSourceOf } from '../support/fixtures';
+import { generateTestCertificate, HttpsReceiver, type TestCertificate } from '../support/https-receiver';
+import { insertPanelUser, PANEL_PASSWORD } from '../support/panel';
+import { waitFor } from '../support/wait';
+
+const ARTIFACTS = 'test-artifacts';
+const HOOK_PATH = '/health-hook';
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** Evaluated in the page (the test's TypeScript has no DOM types). */
+const NO_HORIZONTAL_SCROLL = 'document.documentElement.scrollWidth <= window.innerWidth';
+const chartData = (id: string): string =>
+  `JSON.stringify([...document.querySelectorAll('#${id} g.hour')].map((g) => ({ ...g.dataset })))`;
+
+interface HourData {
+  hour: string;
+  succeeded: string;
+  failed: string;
+  p50: string;
+  p99: string;
+}
+
+/** Issue 17 item 1: delivery health per endpoint, seen in a real browser after a receiver outage. */
+describe('webhook delivery health in the panel (Chromium)', () => {
+  let certificate: TestCertificate;
+  let receiver: HttpsReceiver;
+  let api: TestApi & { base: string };
+  let dispatcher: INestApplication;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let accountId: AccountId;
+  let endpointId: string;
+  const problems: string[] = [];
+
+  const signIn = async (target: Page, email: string): Promise<void> => {
+    await target.goto(`${api.base}/panel/sign-in/`);
+    await target.getByLabel('E-mail address').fill(email);
+    await target.getByLabel('Password').fill(PANEL_PASSWORD);
+    await target.getByRole('button', { name: 'Sign in' }).click();
+    await target.waitForURL(`${api.base}/panel/`);
+  };
+  const expectPng = (path: string): void => {
+    const png = readFileSync(path);
+    expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(png.length).toBeGreaterThan(2000);
+  };
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    certificate = generateTestCertificate();
+    receiver = await HttpsReceiver.start(certificate);
+    api = await startListeningApi();
+    const dispatcherConfig = loadConfig({ ...process.env, WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_INTERVAL_MS: '100' });
+    dispatcher = await createDispatcherApp(dispatcherConfig, createLogger('silent', 'dispatcher-test'), { ca: certificate.cert });
+    const dataSource = dataSourceOf(api.app);
+    accountId = await createAccount(dataSource, 'Health Pharma');
+    const endpoints = api.app.get(WebhookEndpointsService);
+    endpointId = (await endpoints.create(accountId, { url: receiver.url(HOOK_PATH), events: ['alarm.created'], description: 'ERP receiver' })).id;
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text()); // favicon
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await dispatcher?.close();
+    await api?.close();
+    await receiver?.close();
+  });
+
+  it('charts failed then successful attempts in their hour, with the state, a table, and the overview success rate', async () => {
+    const endpoints = api.app.get(WebhookEndpointsService);
+    const dataSource = dataSourceOf(api.app);
+    // The receiver is down (500) for three attempts, then back: the first event succeeds on its 4th attempt.
+    receiver.script(HOOK_PATH, [{ status: 500 }, { status: 500 }, { status: 500 }], { status: 200 });
+    await endpoints.sendTestEvent(accountId, endpointId);
+    await waitFor('the first event to be delivered', () => receiver.received(HOOK_PATH).length >= 4);
+    await endpoints.sendTestEvent(accountId, endpointId);
+    await waitFor('both deliveries to close', async () => {
+      const open = await dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'`, [endpointId]);
+      const logged = await dataSource.query(`SELECT 1 FROM webhook_attempts WHERE endpoint_id = $1`, [endpointId]);
+      return open.length === 0 && logged.length === 5;
+    });
+    // The attempt log is the truth to compare with (an hour may turn during the test).
+    const attempts: Array<{ hour: Date; succeeded: number; failed: number }> = await dataSource.query(
+      `SELECT date_trunc('hour', attempted_at) AS hour, count(*) FILTER (WHERE outcome = 'succeeded')::int AS succeeded,
+              count(*) FILTER (WHERE outcome <> 'succeeded')::int AS failed
+         FROM webhook_attempts WHERE endpoint_id = $1 GROUP BY 1 ORDER BY 1`,
+      [endpointId],
+    );
+    expect(attempts.reduce((n, a) => n + a.failed, 0)).toBe(3);
+    expect(attempts.reduce((n, a) => n + a.succeeded, 0)).toBe(2);
+
+    const admin = await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN');
+    await signIn(page, admin.email);
+
+    // Overview: one line per endpoint with its success rate over the last 24 hours.
+    await page.goto(`${api.base}/panel/webhooks/`);
+    const rate = page.locator('table tbody tr').first().locator('[data-label="Last 24 hours"]');
+    await expect(rate.textContent()).resolves.toBe('40.0 % of 5 attempts');
+
+    await page.getByRole('link', { name: receiver.url(HOOK_PATH) }).click();
+    await page.getByRole('heading', { level: 2, name: 'Delivery health' }).waitFor();
+    await expect(page.locator('#health-state').textContent()).resolves.toMatch(/^Enabled · 0 failed attempts in a row so far/);
+
+    // The chart's data: every hour of the last 24, the attempts in the hour they were made.
+    const day = JSON.parse((await page.evaluate(chartData('health-24h'))) as string) as HourData[];
+    expect(day).toHaveLength(24);
+    for (const expected of attempts) {
+      const hour = day.find((h) => h.hour === expected.hour.toISOString());
+      expect(hour).toMatchObject({ succeeded: String(expected.succeeded), failed: String(expected.failed) });
+      expect(Number(hour?.p50)).toBeGreaterThan(0);
+      expect(Number(hour?.p99)).toBeGreaterThanOrEqual(Number(hour?.p50));
+    }
+    expect(day.filter((h) => !attempts.some((a) => a.hour.toISOString() === h.hour)).every((h) => h.succeeded === '0' && h.failed === '0' && h.p50 === '')).toBe(true);
+    expect(await page.locator('#health-24h .bars rect.failed').count()).toBe(attempts.filter((a) => a.failed > 0).length);
+    expect(await page.locator('#health-24h .bars rect.succeeded').count()).toBe(attempts.filter((a) => a.succeeded > 0).length);
+    // The week shows the same attempts; the chart names itself for assistive technology.
+    const week = page.locator('#health-7d');
+    await expect(week.getAttribute('data-hours')).resolves.toBe('168');
+    await expect(week.getAttribute('data-failed')).resolves.toBe('3');
+    await expect(week.getAttribute('data-succeeded')).resolves.toBe('2');
+    await expect(page.getByRole('img', { name: 'Delivery attempts and latency per hour, last 24 hours' }).count()).resolves.toBe(1);
+    await expect(page.locator('#health-24h-summary').textContent()).resolves.toMatch(/^5 attempts: 2 succeeded, 3 failed \(40\.0 % succeeded\)\. Latency p50 ≤ [\d.,]+ m?s, p99 ≤ [\d.,]+ m?s\.$/);
+
+    // Keyboard: the table with the same figures opens from the keyboard alone.
+    const onDaySummary = `document.activeElement?.tagName === 'SUMMARY' && document.activeElement.closest('section')?.querySelector('#health-24h') !== null`;
+    let focused = false;
+    for (let i = 0; i < 60 && !focused; i++) {
+      await page.keyboard.press('Tab');
+      focused = (await page.evaluate(onDaySummary)) === true;
+    }
+    expect(focused).toBe(true);
+    await page.keyboard.press('Enter');
+    const table = page.getByRole('table', { name: 'Last 24 hours: hours with attempts, newest first' });
+    await table.waitFor();
+    await expect(table.locator('tbody tr').count()).resolves.toBe(attempts.length);
+    await expect(table.locator('tbody tr').first().locator('[data-label="Failed"]').textContent()).resolves.toBe(String(attempts[attempts.length - 1].failed));
+
+    await page.locator('#health').screenshot({ path: `${ARTIFACTS}/webhook-health.png` });
+    expectPng(`${ARTIFACTS}/webhook-health.png`);
+    await page.screenshot({ path: `${ARTIFACTS}/webhook-health-page.png`, fullPage: true });
+  });
+
+  it('keeps the phone layout: the chart scales to the screen, no horizontal scrolling', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${api.base}/panel/webhooks/${endpointId}`);
+    expect(await phone.evaluate(NO_HORIZONTAL_SCROLL)).toBe(true);
+    const box = await phone.locator('#health-24h').boundingBox();
+    expect(box?.width).toBeGreaterThan(250);
+    expect(box?.width).toBeLessThanOrEqual(390);
+    await phone.locator('#health').screenshot({ path: `${ARTIFACTS}/webhook-health-phone.png` });
+    expectPng(`${ARTIFACTS}/webhook-health-phone.png`);
+    await phone.goto(`${api.base}/panel/webhooks/`);
+    expect(await phone.evaluate(NO_HORIZONTAL_SCROLL)).toBe(true);
+    await phone.close();
+  });
+
+  it('shows the disabled state with its reason and time to a manager too', async () => {
+    await api.app.get(WebhookEndpointsService).disable(accountId, endpointId, 'receiver under maintenance');
+    const manager = await insertPanelUser(dataSourceOf(api.app), accountId, 'MANAGER');
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const managerPage = await other.newPage();
+    await signIn(managerPage, manager.email);
+    await managerPage.goto(`${api.base}/panel/webhooks/${endpointId}`);
+    const state = managerPage.locator('#health-state');
+    await expect(state.textContent()).resolves.toMatch(/^Disabled since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: receiver under maintenance · 0 failed attempts in a row so far\.$/);
+    await expect(managerPage.locator('#health-7d').getAttribute('data-attempts')).resolves.toBe('5');
+    await other.close();
+    expect(problems).toEqual([]);
+  });
+});
