@@ -149,4 +149,26 @@ describe('housekeeping', () => {
     // The attempt log of the pruned deliveries is still shown.
     expect(page.text).toContain(prunedEvent);
   });
+  it('keeps 8 days of hourly webhook delivery health (the panel charts 7)', async () => {
+    const db = dataSourceOf(api.app);
+    const accountId = await createAccount(db, 'Webhook Health Co');
+    const service = new WebhookEndpointsService(db, { secretsKey: api.config.secretsKey, allowPrivateTargets: true });
+    const hook = await service.create(accountId, { url: 'https://127.0.0.1:9/health', events: ['alarm.created'] });
+    // One row per hour for the last 10 days.
+    await db.query(
+      `INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
+       SELECT $1, date_trunc('hour', now()) - make_interval(hours => n), $2, 1, 0, '{1,0,0,0,0,0,0,0,0,0,0}', 5 FROM generate_series(0, 239) AS n`,
+      [hook.id, accountId],
+    );
+    const result = await api.app.get(HousekeepingService).runOnce();
+    expect(result.webhookHourlyStats).toBeGreaterThanOrEqual(47);
+    const [{ n, oldest }] = await db.query(
+      `SELECT count(*)::int AS n, min(hour) > now() - interval '8 days' AS oldest FROM webhook_endpoint_hourly_stats WHERE endpoint_id = $1`,
+      [hook.id],
+    );
+    expect({ n, oldest }).toEqual({ n: 192, oldest: true });
+    const health = await service.health(accountId, hook.id);
+    expect(health.last_7_days.totals.attempts).toBe(168);
+    expect(health.last_24_hours.totals.attempts).toBe(24);
+  });
 });

@@ -199,6 +199,13 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(logged.every((a) => a.attempt_number === 1 && a.outcome === 'succeeded' && a.status_code === 204)).toBe(true);
       const [{ consecutive_failures }] = await dataSource.query('SELECT consecutive_failures FROM webhook_endpoints WHERE id = $1', [hook.id]);
       expect(consecutive_failures).toBe(0);
+      // The same statement counted them in the endpoint's hourly delivery health (5 attempts of 3 ms: the first bucket).
+      const [health] = await dataSource.query(
+        `SELECT sum(succeeded)::int AS succeeded, sum(failed)::int AS failed, sum(latency_buckets[1])::int AS fastest, max(max_duration_ms) AS slowest
+           FROM webhook_endpoint_hourly_stats WHERE endpoint_id = $1`,
+        [hook.id],
+      );
+      expect(health).toEqual({ succeeded: 5, failed: 0, fastest: 5, slowest: 3 });
     });
 
     it('does not close a delivery that is no longer the attempt it recorded (cancelled or recorded meanwhile)', async () => {
