@@ -247,6 +247,7 @@ describe('webhook endpoint management (service and CLI)', () => {
         () => strict.disable(otherAccountId, created.id),
         () => strict.sendTestEvent(otherAccountId, created.id),
         () => strict.listAttempts(otherAccountId, created.id),
+        () => strict.health(otherAccountId, created.id),
         () => strict.update(otherAccountId, created.id, { events: ['alarm.created'] }),
         () => strict.remove(otherAccountId, created.id),
         () => strict.get(accountId, 'not-a-uuid'),
@@ -254,6 +255,7 @@ describe('webhook endpoint management (service and CLI)', () => {
       ];
       for (const call of calls) await expect(call()).rejects.toBeInstanceOf(WebhookNotFoundError);
       expect(await strict.list(otherAccountId)).toEqual([]);
+      expect((await strict.successRates(otherAccountId)).has(created.id)).toBe(false);
       expect((await strict.get(accountId, created.id)).status).toBe('enabled');
     });
   });
