@@ -182,7 +182,7 @@ WITH input AS (
                count(*) FILTER (WHERE bucket = 8),
                count(*) FILTER (WHERE bucket = 9),
                count(*) FILTER (WHERE bucket = 10)]::int[], max(duration_ms)
-    FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at) AS hour, outcome, duration_ms,
+    FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at, 'UTC') AS hour, outcome, duration_ms,
                  width_bucket(duration_ms, ARRAY[10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]) AS bucket
             FROM attempt WHERE (SELECT count(*) FROM endpoint) >= 0) a
    GROUP BY endpoint_id, hour, account_id
@@ -243,7 +243,7 @@ WITH attempt AS (
                count(*) FILTER (WHERE bucket = 8),
                count(*) FILTER (WHERE bucket = 9),
                count(*) FILTER (WHERE bucket = 10)]::int[], max(duration_ms)
-    FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at) AS hour, outcome, duration_ms,
+    FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at, 'UTC') AS hour, outcome, duration_ms,
                  width_bucket(duration_ms, ARRAY[10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]) AS bucket
             FROM attempt) a
    GROUP BY endpoint_id, hour, account_id

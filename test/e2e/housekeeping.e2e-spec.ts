@@ -157,7 +157,7 @@ describe('housekeeping', () => {
     // One row per hour for the last 10 days.
     await db.query(
       `INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
-       SELECT $1, date_trunc('hour', now()) - make_interval(hours => n), $2, 1, 0, '{1,0,0,0,0,0,0,0,0,0,0}', 5 FROM generate_series(0, 239) AS n`,
+       SELECT $1, date_trunc('hour', now(), 'UTC') - make_interval(hours => n), $2, 1, 0, '{1,0,0,0,0,0,0,0,0,0,0}', 5 FROM generate_series(0, 239) AS n`,
       [hook.id, accountId],
     );
     const result = await api.app.get(HousekeepingService).runOnce();

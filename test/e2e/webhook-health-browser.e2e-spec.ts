@@ -97,7 +97,7 @@ describe('webhook delivery health in the panel (Chromium)', () => {
     });
     // The attempt log is the truth to compare with (an hour may turn during the test).
     const attempts: Array<{ hour: Date; succeeded: number; failed: number }> = await dataSource.query(
-      `SELECT date_trunc('hour', attempted_at) AS hour, count(*) FILTER (WHERE outcome = 'succeeded')::int AS succeeded,
+      `SELECT date_trunc('hour', attempted_at, 'UTC') AS hour, count(*) FILTER (WHERE outcome = 'succeeded')::int AS succeeded,
               count(*) FILTER (WHERE outcome <> 'succeeded')::int AS failed
          FROM webhook_attempts WHERE endpoint_id = $1 GROUP BY 1 ORDER BY 1`,
       [endpointId],

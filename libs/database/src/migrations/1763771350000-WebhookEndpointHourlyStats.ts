@@ -1,11 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Delivery health per endpoint (issue 17): one row per endpoint and hour with the attempts that
- * succeeded and failed and a latency histogram (log-spaced buckets, see libs/webhooks/src/health.ts),
- * written by the dispatcher in the statement that logs the attempt. The attempt log itself keeps
- * only the newest 100 attempts per endpoint, so a chart of 7 days cannot be drawn from it. The hourly
- * housekeeping deletes rows older than 8 days.
+ * Delivery health per endpoint (issue 17): one row per endpoint and UTC hour with the attempts
+ * that succeeded and failed and a latency histogram (log-spaced buckets, see
+ * libs/webhooks/src/health.ts), written by the dispatcher in the statement that logs the attempt.
+ * The attempt log itself keeps only the newest 100 attempts per endpoint, so a chart of 7 days
+ * cannot be drawn from it. The hourly housekeeping deletes rows older than 8 days.
  */
 export class WebhookEndpointHourlyStats1763771350000 implements MigrationInterface {
   name = 'WebhookEndpointHourlyStats1763771350000';
@@ -14,7 +14,7 @@ export class WebhookEndpointHourlyStats1763771350000 implements MigrationInterfa
     await q.query(`
       CREATE TABLE webhook_endpoint_hourly_stats (
         endpoint_id uuid NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
-        hour timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour)),
+        hour timestamptz NOT NULL CHECK (extract(epoch FROM hour) % 3600 = 0),
         account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         succeeded integer NOT NULL CHECK (succeeded >= 0),
         failed integer NOT NULL CHECK (failed >= 0),

@@ -21,7 +21,7 @@ function hourlyStatsUpsert(source: string, after?: string): string {
         INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
         SELECT endpoint_id, hour, account_id, count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome <> 'succeeded'),
                ARRAY[${buckets}]::int[], max(duration_ms)
-          FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at) AS hour, outcome, duration_ms,
+          FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at, 'UTC') AS hour, outcome, duration_ms,
                        width_bucket(duration_ms, ARRAY[${LATENCY_BUCKET_BOUNDS_MS.join(', ')}]) AS bucket
                   FROM ${source}${after ? ` WHERE (SELECT count(*) FROM ${after}) >= 0` : ''}) a
          GROUP BY endpoint_id, hour, account_id

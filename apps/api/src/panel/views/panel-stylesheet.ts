@@ -70,7 +70,7 @@ td ul { margin: 0; padding-left: 1rem; }
 .plain-list { list-style: none; padding: 0; margin: 0; }
 .plain-list h2 { margin-top: 0; }
 .health-figure { margin: .5rem 0; background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgba(0,0,0,.15); padding: .5rem; }
-.health-chart { display: block; width: 100%; height: auto; max-height: 22rem; }
+.health-chart { display: block; width: 100%; height: auto; }
 .health-details summary { cursor: pointer; color: #1d4ed8; text-decoration: underline; padding: .25rem 0; }
 .success-rate { white-space: nowrap; font-weight: 600; }
 .success-rate.ok { color: #166534; }
