@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { newId } from '@app/database';
 import type { Db } from '@app/database/sql';
 import { committedEventIds, type DomainEventMessage } from '@app/events';
 import {
@@ -41,6 +42,13 @@ export { ATTEMPTS_KEPT_PER_ENDPOINT };
 
 /** The dispatcher's data access: fan-out, claiming due deliveries, recording attempts (SQL in @app/webhooks' repository). */
 export class DeliveryStore {
+  /**
+   * This process's name on its claims. One dispatcher process at a time serves an account (the
+   * one holding live claims of it), so the bounds below, enforced on what this process holds,
+   * are the bounds of every replica together.
+   */
+  readonly workerId = newId();
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
@@ -65,8 +73,9 @@ export class DeliveryStore {
    * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint (so one
    * endpoint's backlog cannot fill every slot), `perAccount - busyAccounts` per account (so one
    * tenant's many endpoints cannot either) and `limit` in all, oldest due first, skipping rows
-   * another worker is claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so
-   * a worker that dies mid-attempt leaves the delivery due again once the lease runs out.
+   * another worker is claiming, and skipping accounts another worker holds live claims of. The
+   * claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so a worker that dies mid-attempt
+   * leaves the delivery (and its account, to the other replicas) due again once the lease runs out.
    */
   async claimDue(
     limit: number,
@@ -75,7 +84,7 @@ export class DeliveryStore {
     leaseMs: number,
     accounts: { perAccount: number; busyAccounts: Map<string, number> } = { perAccount: limit, busyAccounts: new Map() },
   ): Promise<ClaimedDelivery[]> {
-    return claimDueDeliveries(this.dataSource, limit, perEndpoint, busy, leaseMs, accounts);
+    return claimDueDeliveries(this.dataSource, this.workerId, limit, perEndpoint, busy, leaseMs, accounts);
   }
 
   /** Makes claimed deliveries that were never attempted due again (now, or after `delayMs`), ending their lease early. */

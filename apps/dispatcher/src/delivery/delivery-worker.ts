@@ -13,9 +13,12 @@ export interface DeliveryWorkerOptions {
   timeoutMs: number;
   /** Attempts in flight in this process. */
   concurrency: number;
-  /** Attempts in flight per endpoint in this process. */
+  /**
+   * Attempts in flight per endpoint. Enforced on this process's own attempts, and the bound of
+   * every replica together: one process at a time serves an account (see DeliveryStore.workerId).
+   */
   perEndpoint: number;
-  /** Attempts in flight per account in this process: one tenant's stuck endpoints cannot take every slot. */
+  /** Attempts in flight per account (all replicas together, as `perEndpoint`): one tenant's stuck endpoints cannot take every slot. */
   perAccount: number;
   /** Successes waiting to be recorded, beyond which no more deliveries are claimed. */
   maxUnrecorded?: number;

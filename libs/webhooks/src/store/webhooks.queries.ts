@@ -67,6 +67,9 @@ export const WEBHOOK_QUERIES = defineQueries({
         RETURNING id
       )
       SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+    // Serialises the claims of every dispatcher replica (one short statement each), so that one
+    // claim sees the accounts another has just taken.
+    lockClaims: `SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'))`,
     claimDueDeliveries: `
       WITH RECURSIVE pending_endpoints AS (
         -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
@@ -83,6 +86,14 @@ export const WEBHOOK_QUERIES = defineQueries({
         SELECT d.id, d.next_attempt_at, e.account_id
           FROM pending_endpoints p
           JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
+           -- one dispatcher at a time serves an account: none while another holds a live claim of
+           -- any of its endpoints (a claim's lease ends at most $5 ms from now), so the bounds each
+           -- process enforces on what it holds are the fleet's bounds
+           AND NOT EXISTS (
+             SELECT 1 FROM webhook_endpoints sibling
+               JOIN webhook_deliveries x ON x.endpoint_id = sibling.id AND x.status = 'pending'
+                AND x.next_attempt_at > now() AND x.next_attempt_at <= now() + make_interval(secs => $5::double precision / 1000)
+              WHERE sibling.account_id = e.account_id AND x.claimed_by <> $9::uuid)
           LEFT JOIN busy b ON b.endpoint_id = e.id
           CROSS JOIN LATERAL (
             SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
@@ -107,12 +118,12 @@ export const WEBHOOK_QUERIES = defineQueries({
          FOR UPDATE SKIP LOCKED
       )
       UPDATE webhook_deliveries w
-         SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+         SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000), claimed_by = $9::uuid
         FROM claimed c, webhook_endpoints e
        WHERE w.id = c.id AND e.id = w.endpoint_id
       RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
     releaseClaims: `
-      UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+      UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), claimed_by = NULL
         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
        WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
     recordSuccesses: `
@@ -158,7 +169,7 @@ export const WEBHOOK_QUERIES = defineQueries({
     recordFailedAttempt: `
       UPDATE webhook_deliveries
          SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
-             status = $5, next_attempt_at = $6, updated_at = now(),
+             status = $5, next_attempt_at = $6, claimed_by = NULL, updated_at = now(),
              completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
        WHERE id = $1 AND status = 'pending' AND attempts = $7`,
     disableFailingEndpoint: `

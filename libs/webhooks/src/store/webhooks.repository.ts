@@ -224,28 +224,37 @@ export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): 
 }
 
 /**
- * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint, `perAccount
- * - busyAccounts` per account and `limit` in all, oldest due first, skipping rows another worker is
- * claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead.
+ * Claims due deliveries of enabled endpoints for the worker `workerId`: at most `perEndpoint - busy`
+ * per endpoint, `perAccount - busyAccounts` per account and `limit` in all, oldest due first,
+ * skipping rows another worker is claiming, and skipping every account of which another worker
+ * holds a live claim (one worker at a time serves an account, so each worker's own bounds are the
+ * bounds of all of them together). The claim is a lease: `next_attempt_at` moves `leaseMs` ahead.
+ * Claims of all workers are serialised (a transaction-scoped advisory lock), so two of them cannot
+ * take one account at the same moment.
  */
 export function claimDueDeliveries(
   db: Db,
+  workerId: string,
   limit: number,
   perEndpoint: number,
   busy: Map<string, number>,
   leaseMs: number,
   accounts: { perAccount: number; busyAccounts: Map<string, number> },
 ): Promise<ClaimedDelivery[]> {
-  return sql.rows<ClaimedDelivery>(db, Q.claimDueDeliveries, [
-    [...busy.keys()],
-    [...busy.values()],
-    perEndpoint,
-    limit,
-    leaseMs,
-    [...accounts.busyAccounts.keys()],
-    [...accounts.busyAccounts.values()],
-    accounts.perAccount,
-  ]);
+  return db.transaction(async (manager) => {
+    await sql.run(manager, Q.lockClaims, []);
+    return sql.rows<ClaimedDelivery>(manager, Q.claimDueDeliveries, [
+      [...busy.keys()],
+      [...busy.values()],
+      perEndpoint,
+      limit,
+      leaseMs,
+      [...accounts.busyAccounts.keys()],
+      [...accounts.busyAccounts.values()],
+      accounts.perAccount,
+      workerId,
+    ]);
+  });
 }
 
 /** Makes claimed deliveries that were never attempted due again (after `delayMs`), ending their lease early. */
