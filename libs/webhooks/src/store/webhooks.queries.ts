@@ -7,7 +7,7 @@ const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, con
 
 export const WEBHOOK_QUERIES = defineQueries({
   owner: 'webhooks',
-  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts'],
+  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_claim_owners'],
   reads: ['accounts'],
   tenant: {
     // Endpoint management (the api's panel, the CLI).
@@ -67,8 +67,8 @@ export const WEBHOOK_QUERIES = defineQueries({
         RETURNING id
       )
       SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
-    // Serialises the claims of every dispatcher replica (one short statement each), so that one
-    // claim sees the accounts another has just taken.
+    // Serialises the claims of every dispatcher replica (one short statement each), so that a
+    // claim sees the accounts another has just taken (webhook_claim_owners).
     lockClaims: `SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'))`,
     claimDueDeliveries: `
       WITH RECURSIVE pending_endpoints AS (
@@ -86,14 +86,6 @@ export const WEBHOOK_QUERIES = defineQueries({
         SELECT d.id, d.next_attempt_at, e.account_id
           FROM pending_endpoints p
           JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
-           -- one dispatcher at a time serves an account: none while another holds a live claim of
-           -- any of its endpoints (a claim's lease ends at most $5 ms from now), so the bounds each
-           -- process enforces on what it holds are the fleet's bounds
-           AND NOT EXISTS (
-             SELECT 1 FROM webhook_endpoints sibling
-               JOIN webhook_deliveries x ON x.endpoint_id = sibling.id AND x.status = 'pending'
-                AND x.next_attempt_at > now() AND x.next_attempt_at <= now() + make_interval(secs => $5::double precision / 1000)
-              WHERE sibling.account_id = e.account_id AND x.claimed_by <> $9::uuid)
           LEFT JOIN busy b ON b.endpoint_id = e.id
           CROSS JOIN LATERAL (
             SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
@@ -102,10 +94,17 @@ export const WEBHOOK_QUERIES = defineQueries({
              LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
           ) d
       ),
+      taken AS (
+        -- one dispatcher at a time serves an account: none while another process owns it (holds
+        -- claims of it; an owner that died is ignored once its claims' lease has run out), so the
+        -- bounds each process enforces on its own attempts are the fleet's bounds
+        SELECT account_id FROM webhook_claim_owners WHERE worker_id <> $9::uuid AND until > now()
+      ),
       ranked AS (
         SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
                $8 - coalesce(ba.in_flight, 0) AS account_room
           FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
+         WHERE NOT EXISTS (SELECT 1 FROM taken t WHERE t.account_id = c.account_id)
       ),
       candidates AS (
         SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
@@ -116,14 +115,25 @@ export const WEBHOOK_QUERIES = defineQueries({
         SELECT wd.id FROM webhook_deliveries wd
          WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
          FOR UPDATE SKIP LOCKED
+      ),
+      leased AS (
+        UPDATE webhook_deliveries w
+           SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+          FROM claimed c, webhook_endpoints e
+         WHERE w.id = c.id AND e.id = w.endpoint_id
+        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext
+      ),
+      owned AS (
+        -- this process now owns the accounts it claimed, for as long as the claims' lease
+        INSERT INTO webhook_claim_owners (account_id, worker_id, until)
+        SELECT DISTINCT account_id, $9::uuid, now() + make_interval(secs => $5::double precision / 1000) FROM leased
+        ON CONFLICT (account_id) DO UPDATE SET worker_id = excluded.worker_id, until = excluded.until
       )
-      UPDATE webhook_deliveries w
-         SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000), claimed_by = $9::uuid
-        FROM claimed c, webhook_endpoints e
-       WHERE w.id = c.id AND e.id = w.endpoint_id
-      RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
+      SELECT * FROM leased`,
+    // A dispatcher process gives up the accounts of which it holds nothing any more (and all of them when it stops).
+    releaseAccounts: 'DELETE FROM webhook_claim_owners WHERE worker_id = $1 AND account_id = ANY($2::uuid[])',
     releaseClaims: `
-      UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), claimed_by = NULL
+      UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
        WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
     recordSuccesses: `
@@ -169,7 +179,7 @@ export const WEBHOOK_QUERIES = defineQueries({
     recordFailedAttempt: `
       UPDATE webhook_deliveries
          SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
-             status = $5, next_attempt_at = $6, claimed_by = NULL, updated_at = now(),
+             status = $5, next_attempt_at = $6, updated_at = now(),
              completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
        WHERE id = $1 AND status = 'pending' AND attempts = $7`,
     disableFailingEndpoint: `
