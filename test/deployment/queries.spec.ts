@@ -8,7 +8,8 @@ const TABLES = [
   'device_lifecycles', 'device_maintenance_records', 'devices', 'idempotency_records', 'invitation_emails', 'locations',
   'outbox_events', 'panel_sessions', 'rate_limit_counters', 'receivers', 'report_files', 'reports', 'shipment_devices',
   'shipment_events', 'shipment_report_jobs', 'shipment_shares', 'shipment_templates', 'shipments', 'telemetry_points',
-  'telemetry_points_default', 'user_invitations', 'users', 'webhook_attempts', 'webhook_deliveries', 'webhook_endpoint_hourly_stats', 'webhook_endpoints',
+  'telemetry_points_default', 'user_invitations', 'users', 'webhook_attempts', 'webhook_claim_owners', 'webhook_deliveries', 'webhook_endpoint_hourly_stats',
+  'webhook_endpoints',
 ];
 const TENANT_TABLES = new Set([
   'alarms', 'alert_presets', 'api_credential_accounts', 'carriers', 'device_lifecycles', 'idempotency_records', 'locations',

@@ -206,7 +206,11 @@ describe('event pipeline under process faults (built apps as child processes)', 
       const [claimed] = await deliveries(hook.id);
       expect(claimed).toMatchObject({ status: 'pending', attempts: 1 });
       expect(claimed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 30_000);
-      await dataSource.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [claimed.id]); // the lease has run out
+      // The lease has run out: the claim's, and the dead process's hold on the account (webhook_claim_owners).
+      await dataSource.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [claimed.id]);
+      const [owner] = await dataSource.query('SELECT until FROM webhook_claim_owners WHERE account_id = $1', [hook.account_id]);
+      expect(owner.until.getTime()).toBeGreaterThan(Date.now() + 30_000);
+      await dataSource.query('UPDATE webhook_claim_owners SET until = now() WHERE account_id = $1', [hook.account_id]);
 
       dispatcher = await startDispatcher();
       const delivery = await succeeded(hook.id, envelope.id);

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { newId } from '@app/database';
 import type { Db } from '@app/database/sql';
 import { committedEventIds, type DomainEventMessage } from '@app/events';
 import {
@@ -12,6 +13,7 @@ import {
   insertAttempt,
   recordDeliverySuccesses,
   recordFailedAttempt,
+  releaseClaimedAccounts,
   releaseDeliveryClaims,
   trimAttemptLog,
   type ClaimedDelivery,
@@ -41,6 +43,13 @@ export { ATTEMPTS_KEPT_PER_ENDPOINT };
 
 /** The dispatcher's data access: fan-out, claiming due deliveries, recording attempts (SQL in @app/webhooks' repository). */
 export class DeliveryStore {
+  /**
+   * This process's name as the owner of the accounts it serves. One dispatcher process at a time
+   * serves an account (webhook_claim_owners), so the bounds below, enforced on what this process
+   * holds, are the bounds of every replica together.
+   */
+  readonly workerId = newId();
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
@@ -65,17 +74,24 @@ export class DeliveryStore {
    * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint (so one
    * endpoint's backlog cannot fill every slot), `perAccount - busyAccounts` per account (so one
    * tenant's many endpoints cannot either) and `limit` in all, oldest due first, skipping rows
-   * another worker is claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so
-   * a worker that dies mid-attempt leaves the delivery due again once the lease runs out.
+   * another worker is claiming, and skipping accounts another worker owns; this worker then owns
+   * the accounts it claimed, after giving up `released` ones. The claim is a lease:
+   * `next_attempt_at` moves `leaseMs` ahead, so a worker that dies mid-attempt leaves the delivery
+   * (and its accounts, to the other replicas) due again once the lease runs out.
    */
   async claimDue(
     limit: number,
     perEndpoint: number,
     busy: Map<string, number>,
     leaseMs: number,
-    accounts: { perAccount: number; busyAccounts: Map<string, number> } = { perAccount: limit, busyAccounts: new Map() },
+    accounts: { perAccount: number; busyAccounts: Map<string, number>; released?: string[] } = { perAccount: limit, busyAccounts: new Map() },
   ): Promise<ClaimedDelivery[]> {
-    return claimDueDeliveries(this.dataSource, limit, perEndpoint, busy, leaseMs, accounts);
+    return claimDueDeliveries(this.dataSource, this.workerId, limit, perEndpoint, busy, leaseMs, { ...accounts, released: accounts.released ?? [] });
+  }
+
+  /** Gives up accounts this worker holds nothing of any more, so other replicas may serve them at once. */
+  async releaseAccounts(accountIds: string[]): Promise<void> {
+    await releaseClaimedAccounts(this.dataSource, this.workerId, accountIds);
   }
 
   /** Makes claimed deliveries that were never attempted due again (now, or after `delayMs`), ending their lease early. */

@@ -13,9 +13,12 @@ export interface DeliveryWorkerOptions {
   timeoutMs: number;
   /** Attempts in flight in this process. */
   concurrency: number;
-  /** Attempts in flight per endpoint in this process. */
+  /**
+   * Attempts in flight per endpoint. Enforced on this process's own attempts, and the bound of
+   * every replica together: one process at a time serves an account (webhook_claim_owners).
+   */
   perEndpoint: number;
-  /** Attempts in flight per account in this process: one tenant's stuck endpoints cannot take every slot. */
+  /** Attempts in flight per account (all replicas together, as `perEndpoint`): one tenant's stuck endpoints cannot take every slot. */
   perAccount: number;
   /** Successes waiting to be recorded, beyond which no more deliveries are claimed. */
   maxUnrecorded?: number;
@@ -56,6 +59,8 @@ export class DeliveryWorker {
   private readonly busyAccounts = new Map<string, number>();
   /** Held per account (claimed, not yet sent). */
   private readonly heldAccounts = new Map<string, number>();
+  /** Accounts this process owns (it claimed deliveries of them): no other replica serves them meanwhile. */
+  private readonly ownedAccounts = new Set<string>();
   /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
   private readonly held = new Map<string, ClaimedDelivery[]>();
   private heldCount = 0;
@@ -100,6 +105,7 @@ export class DeliveryWorker {
     await this.releaseHeld();
     await Promise.all([...this.active]);
     await this.recorder.stop();
+    await this.releaseOwned([...this.ownedAccounts]);
   }
 
   trigger(): void {
@@ -123,11 +129,19 @@ export class DeliveryWorker {
           if (this.stopped || this.waitingForRecorder) break;
           const room = 2 * concurrency - this.inFlight - this.heldCount;
           if (room <= 0) break;
+          const busyAccounts = this.claimedPerAccount();
+          const released = [...this.ownedAccounts].filter((accountId) => !busyAccounts.has(accountId));
+          // Gives up the accounts it holds nothing of any more (in the claim's transaction; kept if it fails).
           const claimed = await this.store.claimDue(room, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS, {
             perAccount: 2 * this.options.perAccount,
-            busyAccounts: this.claimedPerAccount(),
+            busyAccounts,
+            released,
           });
-          for (const delivery of claimed) this.hold(delivery);
+          for (const accountId of released) this.ownedAccounts.delete(accountId);
+          for (const delivery of claimed) {
+            this.ownedAccounts.add(delivery.account_id);
+            this.hold(delivery);
+          }
           this.launchHeld();
           if (claimed.length < room) break;
         }
@@ -136,6 +150,17 @@ export class DeliveryWorker {
         return;
       }
     } while (this.pumpAgain && !this.stopped);
+  }
+
+  /** Gives up owned accounts (on stop: all of them); if that fails, they are free once their lease runs out. */
+  private async releaseOwned(accountIds: string[]): Promise<void> {
+    if (accountIds.length === 0) return;
+    try {
+      await this.store.releaseAccounts(accountIds);
+      for (const accountId of accountIds) this.ownedAccounts.delete(accountId);
+    } catch (error) {
+      this.options.logger.warn({ error: message(error), accounts: accountIds.length }, 'could not give up served accounts; other replicas serve them once the lease runs out');
+    }
   }
 
   /** In flight or held, per endpoint: what the next claim must count against each endpoint's share. */

@@ -17,6 +17,7 @@ import { WebhookDeliveryRetention1763770300000 } from './1763770300000-WebhookDe
 import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounters';
 import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails';
 import { WebhookEndpointHourlyStats1763771350000 } from './1763771350000-WebhookEndpointHourlyStats';
+import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwners';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   InvitationEmails1763771000000,
   ShareLinkNonce1763770200000,
   WebhookEndpointHourlyStats1763771350000,
+  WebhookClaimOwners1763771100000,
 ];

@@ -37,7 +37,7 @@ function hourlyStatsUpsert(source: string, after?: string): string {
 
 export const WEBHOOK_QUERIES = defineQueries({
   owner: 'webhooks',
-  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats'],
+  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats', 'webhook_claim_owners'],
   reads: ['accounts'],
   tenant: {
     // Endpoint management (the api's panel, the CLI).
@@ -104,6 +104,9 @@ export const WEBHOOK_QUERIES = defineQueries({
         RETURNING id
       )
       SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+    // Serialises the claims of every dispatcher replica (one short statement each), so that a
+    // claim sees the accounts another has just taken (webhook_claim_owners).
+    lockClaims: `SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'))`,
     claimDueDeliveries: `
       WITH RECURSIVE pending_endpoints AS (
         -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
@@ -128,10 +131,17 @@ export const WEBHOOK_QUERIES = defineQueries({
              LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
           ) d
       ),
+      taken AS (
+        -- one dispatcher at a time serves an account: none while another process owns it (holds
+        -- claims of it; an owner that died is ignored once its claims' lease has run out), so the
+        -- bounds each process enforces on its own attempts are the fleet's bounds
+        SELECT account_id FROM webhook_claim_owners WHERE worker_id <> $9::uuid AND until > now()
+      ),
       ranked AS (
         SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
                $8 - coalesce(ba.in_flight, 0) AS account_room
           FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
+         WHERE NOT EXISTS (SELECT 1 FROM taken t WHERE t.account_id = c.account_id)
       ),
       candidates AS (
         SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
@@ -142,12 +152,23 @@ export const WEBHOOK_QUERIES = defineQueries({
         SELECT wd.id FROM webhook_deliveries wd
          WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
          FOR UPDATE SKIP LOCKED
+      ),
+      leased AS (
+        UPDATE webhook_deliveries w
+           SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+          FROM claimed c, webhook_endpoints e
+         WHERE w.id = c.id AND e.id = w.endpoint_id
+        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext
+      ),
+      owned AS (
+        -- this process now owns the accounts it claimed, for as long as the claims' lease
+        INSERT INTO webhook_claim_owners (account_id, worker_id, until)
+        SELECT DISTINCT account_id, $9::uuid, now() + make_interval(secs => $5::double precision / 1000) FROM leased
+        ON CONFLICT (account_id) DO UPDATE SET worker_id = excluded.worker_id, until = excluded.until
       )
-      UPDATE webhook_deliveries w
-         SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
-        FROM claimed c, webhook_endpoints e
-       WHERE w.id = c.id AND e.id = w.endpoint_id
-      RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext`,
+      SELECT * FROM leased`,
+    // A dispatcher process gives up the accounts of which it holds nothing any more (and all of them when it stops).
+    releaseAccounts: 'DELETE FROM webhook_claim_owners WHERE worker_id = $1 AND account_id = ANY($2::uuid[])',
     releaseClaims: `
       UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)

@@ -235,28 +235,45 @@ export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): 
 }
 
 /**
- * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint, `perAccount
- * - busyAccounts` per account and `limit` in all, oldest due first, skipping rows another worker is
- * claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead.
+ * Claims due deliveries of enabled endpoints for the worker `workerId`: at most `perEndpoint - busy`
+ * per endpoint, `perAccount - busyAccounts` per account and `limit` in all, oldest due first,
+ * skipping rows another worker is claiming, and skipping every account another worker owns (one
+ * worker at a time serves an account, so each worker's own bounds are the bounds of all of them
+ * together). The worker owns the accounts it claims for as long as the lease, and first gives up
+ * `released` (accounts of which it holds nothing any more). The claim is a lease: `next_attempt_at`
+ * moves `leaseMs` ahead. Claims of all workers are serialised (a transaction-scoped advisory lock),
+ * so two of them cannot take one account at the same moment.
  */
 export function claimDueDeliveries(
   db: Db,
+  workerId: string,
   limit: number,
   perEndpoint: number,
   busy: Map<string, number>,
   leaseMs: number,
-  accounts: { perAccount: number; busyAccounts: Map<string, number> },
+  accounts: { perAccount: number; busyAccounts: Map<string, number>; released: string[] },
 ): Promise<ClaimedDelivery[]> {
-  return sql.rows<ClaimedDelivery>(db, Q.claimDueDeliveries, [
-    [...busy.keys()],
-    [...busy.values()],
-    perEndpoint,
-    limit,
-    leaseMs,
-    [...accounts.busyAccounts.keys()],
-    [...accounts.busyAccounts.values()],
-    accounts.perAccount,
-  ]);
+  return db.transaction(async (manager) => {
+    await sql.run(manager, Q.lockClaims, []);
+    if (accounts.released.length > 0) await sql.run(manager, Q.releaseAccounts, [workerId, accounts.released]);
+    return sql.rows<ClaimedDelivery>(manager, Q.claimDueDeliveries, [
+      [...busy.keys()],
+      [...busy.values()],
+      perEndpoint,
+      limit,
+      leaseMs,
+      [...accounts.busyAccounts.keys()],
+      [...accounts.busyAccounts.values()],
+      accounts.perAccount,
+      workerId,
+    ]);
+  });
+}
+
+/** The worker `workerId` gives up these accounts (it holds nothing of them any more): other workers may serve them at once. */
+export async function releaseClaimedAccounts(db: Db, workerId: string, accountIds: string[]): Promise<void> {
+  if (accountIds.length === 0) return;
+  await sql.run(db, Q.releaseAccounts, [workerId, accountIds]);
 }
 
 /** Makes claimed deliveries that were never attempted due again (after `delayMs`), ending their lease early. */
