@@ -6,4 +6,5 @@ export * from './endpoints.types';
 export * from './endpoints.service';
 export * from './dns-resolver';
 export * from './retention';
+export * from './recovery';
 export * from './store/webhooks.repository';
