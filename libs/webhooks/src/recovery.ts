@@ -33,14 +33,14 @@ export interface WebhookRecoverySuggestion {
   fromFailures: boolean;
 }
 
-const SINCE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:\d{2})?$/i;
+const SINCE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:\d{2})?$/i;
 
 /**
- * A recovery's start time: ISO 8601 date and time (`2026-11-26T06:00`, seconds and fractions
- * optional); without a zone (a datetime-local field) it is UTC, as every time the panel shows.
+ * A recovery's start time: ISO 8601 date and time (`2026-11-26T06:00` or `2026-11-26 06:00`, seconds
+ * and fractions optional); without a zone (a datetime-local field) it is UTC, as every time the panel shows.
  */
 export function parseRecoverySince(value: string): Date {
-  const text = value.trim();
+  const text = value.trim().replace(' ', 'T');
   const match = SINCE.exec(text);
   const valid =
     match !== null &&
