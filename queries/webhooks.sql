@@ -83,7 +83,7 @@ SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
        WHERE d.account_id = $1 AND d.endpoint_id = $2 AND d.created_at >= $3 AND d.origin <> 'test' AND d.event_type = ANY(e.events)
     ),
     candidates AS (
-      SELECT v.event_id, x.event_type, coalesce(o.created_at, x.first_at) AS at, o.envelope,
+      SELECT v.event_id, x.event_type, coalesce(o.created_at, x.first_at) AS at, o.id IS NOT NULL AS in_outbox,
              CASE WHEN x.fanned_out THEN 'recover' ELSE 'event' END AS origin
         FROM delivered v
        CROSS JOIN LATERAL (
@@ -94,21 +94,26 @@ SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
         LEFT JOIN outbox_events o ON o.id = v.event_id AND o.account_id = $1
        WHERE NOT x.settled
       UNION ALL
-      SELECT o.id, o.event_type, o.created_at, o.envelope, 'event'
+      SELECT o.id, o.event_type, o.created_at, true, 'event'
         FROM outbox_events o JOIN endpoint e ON o.event_type = ANY(e.events)
        WHERE o.account_id = $1 AND o.created_at >= greatest($3, e.created_at)
          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.account_id = $1 AND d.event_id = o.id AND d.endpoint_id = $2)
+    ),
+    chosen AS (
+      SELECT c.event_id, c.event_type, c.origin FROM candidates c
+       WHERE c.at >= $3
+         AND (c.in_outbox OR EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL))
+       ORDER BY c.at, c.event_id
+       LIMIT $4
     )
-    SELECT c.event_id, c.event_type, c.origin, coalesce(sent.body, convert_to(c.envelope::text, 'UTF8')) AS body
-      FROM candidates c
+    SELECT c.event_id, c.event_type, c.origin, coalesce(sent.body, convert_to(o.envelope::text, 'UTF8')) AS body
+      FROM chosen c
       LEFT JOIN LATERAL (
         SELECT b.body FROM webhook_deliveries b
          WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
          ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
       ) sent ON true
-     WHERE c.at >= $3 AND (sent.body IS NOT NULL OR c.envelope IS NOT NULL)
-     ORDER BY c.at, c.event_id
-     LIMIT $4
+      LEFT JOIN outbox_events o ON sent.body IS NULL AND o.id = c.event_id AND o.account_id = $1
   ) c
 ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING;
 

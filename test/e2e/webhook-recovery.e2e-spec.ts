@@ -157,4 +157,26 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     // Delivered events are not sent again.
     expect((await recovery.recover(accountId, hook.id, since)).queued).toBe(0);
   }, 60_000);
+
+  it('never sends events from before the endpoint existed, nor events whose content is past retention', async () => {
+    const { dataSource, config } = harness;
+    const accountId = await createAccount(dataSource, 'Late Subscriber');
+    await stopDispatcher();
+    const since = new Date(Date.now() - 1000);
+    const beforeEndpoint = await published(accountId);
+    await pause(20);
+    const hook = await endpoint('/late', ['alarm.created'], accountId);
+    const expired = await published(accountId);
+    // Its only delivery failed long ago: the body was deleted (WEBHOOK_RETENTION_DAYS) and the outbox row pruned.
+    await dataSource.query(
+      `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, completed_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'alarm.created', 'event', NULL, 'failed', now())`,
+      [accountId, hook.id, expired],
+    );
+    await dataSource.query('DELETE FROM outbox_events WHERE id = $1', [expired]);
+    const recovery = new WebhookRecovery(dataSource, { retentionDays: config.webhookRetentionDays });
+    expect((await recovery.recover(accountId, hook.id, since)).queued).toBe(0);
+    expect((await deliveries(hook.id)).map((d) => [d.event_id, d.status])).toEqual([[expired, 'failed']]);
+    expect(beforeEndpoint).not.toBe(expired);
+  });
 });
