@@ -140,7 +140,7 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     // A capped run stops at its limit and says so; runs at the same time queue each event once in all.
     const capped = new WebhookRecovery(dataSource, { maxEvents: 1, retentionDays: config.webhookRetentionDays });
     const first = await capped.recover(accountId, hook.id, since);
-    expect(first).toMatchObject({ queued: 1, limit: 1, more: true });
+    expect(first).toMatchObject({ queued: 1, limit: 1, more: true, resume_since: since.toISOString() });
     const recovery = new WebhookRecovery(dataSource, { retentionDays: config.webhookRetentionDays });
     const together = await Promise.all([recovery.recover(accountId, hook.id, since), recovery.recover(accountId, hook.id, since), capped.recover(accountId, hook.id, since)]);
     expect(1 + together.reduce((sum, r) => sum + r.queued, 0)).toBe(3);
@@ -158,7 +158,7 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     expect((await recovery.recover(accountId, hook.id, since)).queued).toBe(0);
   }, 60_000);
 
-  it('never sends events from before the endpoint existed, nor events whose content is past retention', async () => {
+  it('never sends events from before the endpoint existed or past retention; works oldest first through one-hour slices and says where to resume', async () => {
     const { dataSource, config } = harness;
     const accountId = await createAccount(dataSource, 'Late Subscriber');
     await stopDispatcher();
@@ -178,5 +178,22 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     expect((await recovery.recover(accountId, hook.id, since)).queued).toBe(0);
     expect((await deliveries(hook.id)).map((d) => [d.event_id, d.status])).toEqual([[expired, 'failed']]);
     expect(beforeEndpoint).not.toBe(expired);
+
+    // A range of several one-hour slices: oldest first, and a capped run says where to resume.
+    const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000);
+    await dataSource.query('UPDATE webhook_endpoints SET created_at = $2 WHERE id = $1', [hook.id, threeHoursAgo]);
+    const old = await published(accountId);
+    const recent = await published(accountId);
+    await dataSource.query(`UPDATE outbox_events SET created_at = now() - interval '150 minutes' WHERE id = $1`, [old]);
+    await dataSource.query(`UPDATE outbox_events SET created_at = now() - interval '4 hours' WHERE id = $1`, [beforeEndpoint]);
+    const capped = new WebhookRecovery(dataSource, { maxEvents: 1, retentionDays: config.webhookRetentionDays });
+    const first = await capped.recover(accountId, hook.id, threeHoursAgo);
+    // Stopped in the first slice: the next run starts there (the queued event is skipped then).
+    expect(first).toMatchObject({ queued: 1, more: true, resume_since: threeHoursAgo.toISOString() });
+    expect((await deliveries(hook.id)).filter((d) => d.status === 'pending').map((d) => d.event_id)).toEqual([old]);
+    const rest = await capped.recover(accountId, hook.id, new Date(first.resume_since as string));
+    expect(rest).toMatchObject({ queued: 1 });
+    expect((await deliveries(hook.id)).filter((d) => d.status === 'pending').map((d) => d.event_id).sort()).toEqual([old, recent].sort());
+    expect((await recovery.recover(accountId, hook.id, threeHoursAgo)).queued).toBe(0);
   });
 });

@@ -6,6 +6,16 @@ import { failingSince, findEndpoint, lockEndpointForRecovery, notifyDeliveryWork
 /** Most events one recovery queues (WEBHOOK_RECOVERY_MAX_EVENTS): a larger backlog takes several runs. */
 export const DEFAULT_RECOVERY_MAX_EVENTS = 10_000;
 
+/**
+ * A recovery works through its time range in slices of this length, one short transaction each:
+ * a statement's cost follows the events of one slice, not of the whole range, and what a slice
+ * queued is sent while the next one is read.
+ */
+export const RECOVERY_SLICE_MS = 3_600_000;
+
+/** The last slice reaches past any clock skew between this process and PostgreSQL. */
+const END_OF_TIME = new Date('9999-12-31T23:59:59Z');
+
 export interface WebhookRecoveryOptions {
   /** WEBHOOK_RECOVERY_MAX_EVENTS (default 10,000). */
   maxEvents?: number;
@@ -24,6 +34,8 @@ export interface WebhookRecoveryResult {
   limit: number;
   /** The run stopped at `limit`: more events may be waiting; run it again (nothing is queued twice). */
   more: boolean;
+  /** With `more`: where the next run can start (nothing before it is left to queue). */
+  resume_since: string | null;
 }
 
 /** What the panel pre-fills: when the current run of failures began (or the endpoint was disabled), else 24 hours ago. */
@@ -67,8 +79,9 @@ const startOfMinute = (time: number): Date => new Date(Math.floor(time / 60_000)
  * endpoint is skipped, and recoveries of one endpoint are serialised by a lock on its row, so
  * running it twice, or while an earlier recovery is still being delivered, queues nothing twice.
  *
- * Bounded: one run queues at most `maxEvents` (one INSERT … SELECT, oldest first) and says when it
- * stopped there; the dispatcher then sends them within the account's share of delivery slots
+ * Bounded: one run queues at most `maxEvents`, oldest first, working through the range in one-hour
+ * slices (one short transaction and one INSERT … SELECT each), and says when it stopped at the
+ * limit and where to resume; the dispatcher then sends them within the account's share of delivery slots
  * (WEBHOOK_CONCURRENCY_PER_ACCOUNT, per endpoint WEBHOOK_CONCURRENCY_PER_ENDPOINT), so a large
  * recovery never takes other companies' slots. `since` may reach back WEBHOOK_RETENTION_DAYS.
  */
@@ -96,15 +109,30 @@ export class WebhookRecovery {
     if (since.getTime() < this.earliest().getTime()) {
       throw new WebhookInputError('since', `reaches back more than ${this.options.retentionDays} days: older events are no longer stored`);
     }
-    const queued = await this.dataSource.transaction(async (manager) => {
-      const endpoint = await lockEndpointForRecovery(manager, accountId, endpointId);
-      if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
-      if (!endpoint.enabled) throw new WebhookStateError('endpoint_disabled', 'the endpoint is disabled; enable it first');
-      const count = await queueRecoveredDeliveries(manager, accountId, endpointId, since, this.maxEvents);
-      if (count > 0) await notifyDeliveryWorkers(manager); // delivered on commit
-      return count;
-    });
-    return { endpoint_id: endpointId, since: since.toISOString(), queued, limit: this.maxEvents, more: queued >= this.maxEvents };
+    const end = this.now().getTime();
+    let queued = 0;
+    for (let from = since; ; ) {
+      const last = from.getTime() + RECOVERY_SLICE_MS >= end;
+      const to = last ? END_OF_TIME : new Date(from.getTime() + RECOVERY_SLICE_MS);
+      const slice = await this.dataSource.transaction(async (manager) => {
+        const endpoint = await lockEndpointForRecovery(manager, accountId, endpointId);
+        if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+        if (!endpoint.enabled) return null;
+        const count = await queueRecoveredDeliveries(manager, accountId, endpointId, from, to, this.maxEvents - queued);
+        if (count > 0) await notifyDeliveryWorkers(manager); // heard on commit
+        return count;
+      });
+      // Disabled before the first slice: refused; disabled again meanwhile (its new deliveries were cancelled): stop.
+      if (slice === null && from === since) throw new WebhookStateError('endpoint_disabled', 'the endpoint is disabled; enable it first');
+      queued += slice ?? 0;
+      if (queued >= this.maxEvents) return this.result(endpointId, since, queued, from);
+      if (last || slice === null) return this.result(endpointId, since, queued, null);
+      from = to;
+    }
+  }
+
+  private result(endpointId: string, since: Date, queued: number, resume: Date | null): WebhookRecoveryResult {
+    return { endpoint_id: endpointId, since: since.toISOString(), queued, limit: this.maxEvents, more: resume !== null, resume_since: resume?.toISOString() ?? null };
   }
 
   /**

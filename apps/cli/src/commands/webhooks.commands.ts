@@ -177,7 +177,7 @@ export async function webhooksRecover(context: CliContext, options: { endpoint?:
   if (expected !== null && expected.toLowerCase() !== accountId) throw new CliError(`no webhook endpoint ${endpointId} in account ${expected}`);
   const recovery = new WebhookRecovery(context.dataSource, { maxEvents: context.config.webhookRecoveryMaxEvents, retentionDays: context.config.webhookRetentionDays });
   const result = await refusals(() => recovery.recover(accountId, endpointId, since));
-  const more = result.more ? ` The run stopped at its limit of ${result.limit}: run it again to queue the rest.` : '';
+  const more = result.more ? ` The run stopped at its limit of ${result.limit}: run it again with --since ${result.resume_since} to queue the rest.` : '';
   return {
     json: { ...result, account_id: accountId },
     human: `${result.queued} event${result.queued === 1 ? '' : 's'} queued again for ${endpointId} since ${result.since}, each once.${more}`,

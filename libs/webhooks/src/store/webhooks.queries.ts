@@ -61,9 +61,9 @@ export const WEBHOOK_QUERIES = defineQueries({
        WHERE a.account_id = $1 AND a.endpoint_id = $2 AND a.outcome <> 'succeeded'
          AND a.attempted_at > coalesce((SELECT max(s.attempted_at) FROM webhook_attempts s
                                           WHERE s.account_id = $1 AND s.endpoint_id = $2 AND s.outcome = 'succeeded'), '-infinity')`,
-    // Queues, once each, every event of the endpoint's subscribed types since $3 without a pending or
-    // succeeded delivery to it, oldest first, at most $4. An event's time is its outbox row's (the
-    // event's own), else — outbox rows are pruned sooner — when it was first queued for the endpoint.
+    // Queues, once each, every event of the endpoint's subscribed types in [$3, $5) without a pending or
+    // succeeded delivery to it, oldest first, at most $4 (recovery.ts runs it slice by slice). An
+    // event's time: when it was first queued for the endpoint, or, never queued, its outbox row's.
     // Candidates: events with deliveries to the endpoint that all failed or were cancelled (new row,
     // origin 'recover'), and events the fan-out skipped while the endpoint was disabled (the row the
     // fan-out would have made, origin 'event': the unique index turns a late fan-out into a no-op).
@@ -78,29 +78,28 @@ export const WEBHOOK_QUERIES = defineQueries({
           ),
           delivered AS (
             SELECT DISTINCT d.event_id FROM webhook_deliveries d JOIN endpoint e ON e.id = d.endpoint_id
-             WHERE d.account_id = $1 AND d.endpoint_id = $2 AND d.created_at >= $3 AND d.origin <> 'test' AND d.event_type = ANY(e.events)
+             WHERE d.account_id = $1 AND d.endpoint_id = $2 AND d.created_at >= $3 AND d.created_at < $5
+               AND d.origin <> 'test' AND d.event_type = ANY(e.events)
           ),
           candidates AS (
-            SELECT v.event_id, x.event_type, coalesce(o.created_at, x.first_at) AS at, o.id IS NOT NULL AS in_outbox,
-                   CASE WHEN x.fanned_out THEN 'recover' ELSE 'event' END AS origin
+            SELECT v.event_id, x.event_type, x.first_at AS at, CASE WHEN x.fanned_out THEN 'recover' ELSE 'event' END AS origin
               FROM delivered v
              CROSS JOIN LATERAL (
                SELECT min(d.event_type) AS event_type, min(d.created_at) AS first_at, bool_or(d.origin = 'event') AS fanned_out,
                       bool_or(d.status IN ('pending', 'succeeded')) AS settled
                  FROM webhook_deliveries d WHERE d.account_id = $1 AND d.event_id = v.event_id AND d.endpoint_id = $2
              ) x
-              LEFT JOIN outbox_events o ON o.id = v.event_id AND o.account_id = $1
-             WHERE NOT x.settled
+             WHERE NOT x.settled AND x.first_at >= $3
             UNION ALL
-            SELECT o.id, o.event_type, o.created_at, true, 'event'
+            SELECT o.id, o.event_type, o.created_at, 'event'
               FROM outbox_events o JOIN endpoint e ON o.event_type = ANY(e.events)
-             WHERE o.account_id = $1 AND o.created_at >= greatest($3, e.created_at)
+             WHERE o.account_id = $1 AND o.created_at >= greatest($3, e.created_at) AND o.created_at < $5
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.account_id = $1 AND d.event_id = o.id AND d.endpoint_id = $2)
           ),
           chosen AS (
             SELECT c.event_id, c.event_type, c.origin FROM candidates c
-             WHERE c.at >= $3
-               AND (c.in_outbox OR EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL))
+             WHERE EXISTS (SELECT 1 FROM outbox_events o WHERE o.id = c.event_id AND o.account_id = $1)
+                OR EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL)
              ORDER BY c.at, c.event_id
              LIMIT $4
           )

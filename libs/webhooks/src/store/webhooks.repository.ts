@@ -384,9 +384,9 @@ export async function failingSince(db: Db, accountId: AccountId, endpointId: str
 
 /**
  * Queues, once each and oldest first, at most `limit` events of the endpoint's subscribed types
- * since `since` that have no pending or succeeded delivery to it (one INSERT … SELECT); returns how
- * many it queued. Run it after `lockEndpointForRecovery` in the same transaction.
+ * from [from, to) that have no pending or succeeded delivery to it (one INSERT … SELECT); returns
+ * how many it queued. Run it after `lockEndpointForRecovery` in the same transaction.
  */
-export function queueRecoveredDeliveries(db: Db, accountId: AccountId, endpointId: string, since: Date, limit: number): Promise<number> {
-  return sql.count(db, Q.recoverDeliveries, [accountId, endpointId, since, limit]);
+export function queueRecoveredDeliveries(db: Db, accountId: AccountId, endpointId: string, from: Date, to: Date, limit: number): Promise<number> {
+  return sql.count(db, Q.recoverDeliveries, [accountId, endpointId, from, limit, to]);
 }

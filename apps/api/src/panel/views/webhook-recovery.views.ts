@@ -61,7 +61,7 @@ ${endpoint.status === 'enabled' ? recoveryForm(context, endpoint, model) : html`
 }
 
 /** The outcome of a recovery: how many events were queued. */
-export function recoveryQueuedView(endpoint: WebhookEndpointView, result: WebhookRecoveryResult): PanelView {
+export function recoveryQueuedView(context: PanelContext, endpoint: WebhookEndpointView, result: WebhookRecoveryResult): PanelView {
   const events = result.queued === 1 ? '1 event' : `${result.queued.toLocaleString('en')} events`;
   return {
     nav: 'webhooks',
@@ -70,8 +70,9 @@ export function recoveryQueuedView(endpoint: WebhookEndpointView, result: Webhoo
 <h1>Recovery queued</h1>
 <p class="notice" role="status" id="recovery-result" data-queued="${String(result.queued)}"><strong>${events} queued</strong> to be sent again to <code>${endpoint.url}</code>, each once, from ${timeHtml(result.since)} on.</p>
 ${result.queued === 0 ? html`<p>Nothing was missing: every event since then was delivered or is already waiting to be sent.</p>` : html`<p>They are sent in the background, oldest first; their attempts appear in the endpoint's attempt list.</p>`}
-${result.more
-  ? html`<p class="warning">One recovery queues at most ${result.limit.toLocaleString('en')} events. More may be waiting: recover again from the same time once these are sent (nothing is sent twice).</p>`
+${result.more && result.resume_since
+  ? html`<div class="warning"><p>One recovery queues at most ${result.limit.toLocaleString('en')} events. More may be waiting: recover the rest from where this one stopped (nothing is sent twice).</p>
+${recoveryForm(context, endpoint, { since: result.resume_since, fromFailures: false, earliest: result.since, problems: [] })}</div>`
   : html``}
 <p><a href="${panelPath('webhooks', endpoint.id)}">Back to the endpoint</a></p>`,
   };

@@ -165,7 +165,7 @@ export class PanelWebhooksController {
     const typed = formText(body[RECOVERY_SINCE_FIELD]);
     try {
       const result = await this.recovery.recover(panel.account.id, endpointId, parseRecoverySince(typed));
-      this.pages.send(response, panel, recoveryQueuedView(endpoint, result));
+      this.pages.send(response, panel, recoveryQueuedView(panel, endpoint, result));
     } catch (error) {
       if (error instanceof WebhookStateError) return redirectTo(response, withNotice(panelPath('webhooks', endpointId), error.code));
       if (!(error instanceof WebhookInputError)) throw error;
