@@ -148,7 +148,9 @@ export class WebhookRecovery {
     const known = [failing, disabledAt ?? endpoint.disabled_at].filter((time): time is Date => time instanceof Date);
     const earliest = this.earliest().getTime();
     if (known.length === 0) return { since: startOfMinute(this.now().getTime() - 86_400_000).toISOString(), fromFailures: false };
-    const start = Math.max(earliest, Math.min(...known.map((time) => time.getTime())));
-    return { since: startOfMinute(start).toISOString(), fromFailures: true };
+    const start = Math.min(...known.map((time) => time.getTime()));
+    // Clamped to the retention period: the next minute, so the pre-filled form is still accepted.
+    const since = start > earliest ? startOfMinute(start) : startOfMinute(earliest + 60_000);
+    return { since: since.toISOString(), fromFailures: true };
   }
 }
