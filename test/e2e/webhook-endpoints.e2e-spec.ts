@@ -319,7 +319,7 @@ describe('webhook endpoint management (service and CLI)', () => {
       const program = new Command('coldchain').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
       registerWebhookCommands(program);
       expect(program.commands.map((c) => c.name()).sort()).toEqual(
-        ['webhooks:attempts', 'webhooks:create', 'webhooks:disable', 'webhooks:enable', 'webhooks:list', 'webhooks:resend', 'webhooks:rotate-secret', 'webhooks:test'],
+        ['webhooks:attempts', 'webhooks:create', 'webhooks:disable', 'webhooks:enable', 'webhooks:list', 'webhooks:recover', 'webhooks:resend', 'webhooks:rotate-secret', 'webhooks:test'],
       );
       await expect(program.parseAsync(['webhooks:create', '--account', accountId, '--url', 'https://x.example/'], { from: 'user' })).rejects.toBeInstanceOf(
         CommanderError,

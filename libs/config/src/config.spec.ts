@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       webhookDnsTimeoutMs: 3000,
       webhookMaxEndpointsPerAccount: 20,
       webhookRetentionDays: 30,
+      webhookRecoveryMaxEvents: 10_000,
     });
     expect(loadConfig({ WEBHOOK_CONCURRENCY: '10' }).webhookConcurrencyPerAccount).toBe(3);
     expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '40' }).webhookConcurrencyPerAccount).toBe(40);

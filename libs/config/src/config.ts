@@ -63,6 +63,8 @@ export interface AppConfig {
   webhookMaxEndpointsPerAccount: number;
   /** Bodies of closed deliveries are deleted after this many days by the api's housekeeping; the attempt log keeps its last 100 per endpoint. */
   webhookRetentionDays: number;
+  /** Most events one "recover failed deliveries since …" run queues (panel and `webhooks:recover`); a larger backlog takes several runs. */
+  webhookRecoveryMaxEvents: number;
   /** Unacknowledged event messages the dispatcher holds at once. */
   webhookPrefetch: number;
   /** Fallback scan for due deliveries (new ones and retries also wake the worker directly). */
@@ -308,6 +310,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookDnsTimeoutMs: integer(env, 'WEBHOOK_DNS_TIMEOUT_MS', 3000, 50, 10_000),
     webhookMaxEndpointsPerAccount: integer(env, 'WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 20, 1, 10_000),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+    webhookRecoveryMaxEvents: integer(env, 'WEBHOOK_RECOVERY_MAX_EVENTS', 10_000, 1, 1_000_000),
     webhookPrefetch: integer(env, 'WEBHOOK_PREFETCH', 50, 1, 10_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
     outboxRelayEnabled: switchedOn(env.OUTBOX_RELAY),

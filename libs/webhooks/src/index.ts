@@ -7,4 +7,5 @@ export * from './endpoints.service';
 export * from './dns-resolver';
 export * from './retention';
 export * from './health';
+export * from './recovery';
 export * from './store/webhooks.repository';

@@ -7,7 +7,7 @@ import { verifyWebhookRequest } from '@app/webhook-kit';
 import { WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import { OutboxRelay } from '../../../apps/api/src/outbox/outbox-relay';
 import { createDispatcherApp } from '../../../apps/dispatcher/src/dispatcher-app';
-import { startApi, type TestApi } from '../../support/api';
+import { startApi, startListeningApi, type TestApi } from '../../support/api';
 import { createAccount, dataSourceOf } from '../../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type ReceivedWebhook, type TestCertificate } from '../../support/https-receiver';
 import { waitFor } from '../../support/wait';
@@ -54,13 +54,23 @@ export class WebhookDispatcherHarness {
   config!: AppConfig;
   /** The dispatcher started last (closed after stopDispatcher() until the next start). */
   dispatcher!: INestApplication;
+  /** The api's address when it listens (`listening`: for a browser); null otherwise. */
+  base: string | null = null;
   /** The config overrides of the running dispatcher; null while none runs. */
   private running: Partial<AppConfig> | null = null;
+
+  constructor(private readonly options: { listening?: boolean } = {}) {}
 
   async setUp(): Promise<void> {
     this.certificate = generateTestCertificate();
     this.receiver = await HttpsReceiver.start(this.certificate);
-    this.api = await startApi({ OUTBOX_POLL_INTERVAL_MS: '200' });
+    if (this.options.listening) {
+      const listening = await startListeningApi({ OUTBOX_POLL_INTERVAL_MS: '200' });
+      this.api = listening;
+      this.base = listening.base;
+    } else {
+      this.api = await startApi({ OUTBOX_POLL_INTERVAL_MS: '200' });
+    }
     this.relay = this.api.app.get(OutboxRelay);
     await this.relay.waitUntilConnected();
     this.dataSource = dataSourceOf(this.api.app);

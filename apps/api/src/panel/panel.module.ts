@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { CredentialsService } from '@app/domain';
-import { WebhookEndpointsService } from '@app/webhooks';
+import { WebhookEndpointsService, WebhookRecovery } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
 import { PanelCredentialsController } from './credentials/panel-credentials.controller';
 import { HomeController } from './home/home.controller';
@@ -54,6 +54,12 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
           dnsTimeoutMs: config.webhookDnsTimeoutMs,
           maxEndpointsPerAccount: config.webhookMaxEndpointsPerAccount,
         }),
+    },
+    {
+      provide: WebhookRecovery,
+      inject: [getDataSourceToken(), APP_CONFIG],
+      useFactory: (dataSource: DataSource, config: AppConfig) =>
+        new WebhookRecovery(dataSource, { maxEvents: config.webhookRecoveryMaxEvents, retentionDays: config.webhookRetentionDays }),
     },
   ],
   exports: [PanelSessionsRepository],

@@ -5,7 +5,9 @@ import {
   WebhookEndpointsService,
   WebhookInputError,
   WebhookNotFoundError,
+  WebhookRecovery,
   WebhookStateError,
+  parseRecoverySince,
   type WebhookAttemptView,
   type WebhookEndpointView,
 } from '@app/webhooks';
@@ -53,6 +55,16 @@ async function refusals<T>(run: () => Promise<T>): Promise<T> {
     if (error instanceof WebhookInputError || error instanceof WebhookNotFoundError || error instanceof WebhookStateError || error instanceof WebhookEndpointLimitError) {
       throw new CliError(error.message);
     }
+    throw error;
+  }
+}
+
+/** Synchronous refusals (argument parsing) as CLI errors, before connecting. */
+function refusalsNow<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof WebhookInputError) throw new CliError(`--${error.message}`);
     throw error;
   }
 }
@@ -151,6 +163,27 @@ export async function webhooksResend(context: CliContext, options: { endpoint?: 
   return { json: queued, human: `Event ${eventId} queued again for ${endpointId} (delivery ${queued.webhook_delivery_id}).` };
 }
 
+/**
+ * Recovery after an outage: queues, once each, every event of the endpoint's subscribed types since
+ * `--since` that it did not accept with a 2xx (at most WEBHOOK_RECOVERY_MAX_EVENTS a run; `more`
+ * says to run it again). `--account`, when given, must be the endpoint's account (a guard against
+ * a pasted id of the wrong tenant).
+ */
+export async function webhooksRecover(context: CliContext, options: { endpoint?: string; since?: string; account?: string }): Promise<CommandOutput> {
+  const endpointId = requireId(options.endpoint, '--endpoint');
+  const since = refusalsNow(() => parseRecoverySince(options.since ?? ''));
+  const expected = options.account === undefined ? null : requireAccountId(options.account);
+  const accountId = await accountOf(context, endpointId);
+  if (expected !== null && expected.toLowerCase() !== accountId) throw new CliError(`no webhook endpoint ${endpointId} in account ${expected}`);
+  const recovery = new WebhookRecovery(context.dataSource, { maxEvents: context.config.webhookRecoveryMaxEvents, retentionDays: context.config.webhookRetentionDays });
+  const result = await refusals(() => recovery.recover(accountId, endpointId, since));
+  const more = result.more ? ` The run stopped at its limit of ${result.limit}: run it again with --since ${result.resume_since} to queue the rest.` : '';
+  return {
+    json: { ...result, account_id: accountId },
+    human: `${result.queued} event${result.queued === 1 ? '' : 's'} queued again for ${endpointId} since ${result.since}, each once.${more}`,
+  };
+}
+
 /** Runs a command inside a database context and prints its output (arguments are checked before connecting). */
 function run<A extends unknown[]>(command: (context: CliContext, ...args: A) => Promise<CommandOutput>, json: boolean | undefined, ...args: A): Promise<void> {
   return withContext(async (context) => {
@@ -245,5 +278,19 @@ export function registerWebhookCommands(program: Command): void {
       requireId(options.endpoint, '--endpoint');
       requireId(options.event, '--event');
       return run(webhooksResend, options.json, options);
+    });
+
+  program
+    .command('webhooks:recover')
+    .description('Send again, once each, every event since a time that the endpoint did not accept with a 2xx (failed, cancelled when it was disabled, or never sent while disabled)')
+    .requiredOption('--endpoint <id>', 'endpoint id')
+    .requiredOption('--since <time>', 'ISO 8601 date and time, e.g. 2026-11-26T06:00Z (UTC when no zone is given)')
+    .option('--account <id>', "the endpoint's account (checked)")
+    .option('--json', 'machine-readable output')
+    .action((options: { endpoint: string; since: string; account?: string; json?: boolean }) => {
+      requireId(options.endpoint, '--endpoint');
+      refusalsNow(() => parseRecoverySince(options.since));
+      if (options.account !== undefined) requireAccountId(options.account);
+      return run(webhooksRecover, options.json, options);
     });
 }

@@ -18,6 +18,7 @@ import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounter
 import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails';
 import { WebhookEndpointHourlyStats1763771350000 } from './1763771350000-WebhookEndpointHourlyStats';
 import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwners';
+import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ShareLinkNonce1763770200000,
   WebhookEndpointHourlyStats1763771350000,
   WebhookClaimOwners1763771100000,
+  WebhookRecovery1763771700000,
 ];

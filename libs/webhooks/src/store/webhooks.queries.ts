@@ -35,10 +35,14 @@ function hourlyStatsUpsert(source: string, after?: string): string {
       )`;
 }
 
+/** A version 7 UUID made in SQL (time-ordered like newId()), for rows a set-based INSERT … SELECT creates. */
+const UUID_V7 = `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+         placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid`;
+
 export const WEBHOOK_QUERIES = defineQueries({
   owner: 'webhooks',
   tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats', 'webhook_claim_owners'],
-  reads: ['accounts'],
+  reads: ['accounts', 'outbox_events'],
   tenant: {
     // Endpoint management (the api's panel, the CLI).
     endpointCount: 'SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1',
@@ -83,6 +87,69 @@ export const WEBHOOK_QUERIES = defineQueries({
       UPDATE webhook_deliveries
          SET status = 'cancelled', next_attempt_at = NULL, completed_at = now(), updated_at = now()
        WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending'`,
+
+    // Recovery after an outage (recovery.ts). The endpoint row is locked first, so two recoveries of one
+    // endpoint run one after the other and the second sees the first one's pending deliveries.
+    lockEndpointForRecovery: 'SELECT enabled, events FROM webhook_endpoints WHERE account_id = $1 AND id = $2 FOR NO KEY UPDATE',
+    // When the endpoint's current run of failures began: the first delivery failing since its last success.
+    failingSince: `
+      SELECT min(d.created_at) AS since
+        FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.webhook_delivery_id AND d.account_id = $1
+       WHERE a.account_id = $1 AND a.endpoint_id = $2 AND a.outcome <> 'succeeded'
+         AND a.attempted_at > coalesce((SELECT max(s.attempted_at) FROM webhook_attempts s
+                                          WHERE s.account_id = $1 AND s.endpoint_id = $2 AND s.outcome = 'succeeded'), '-infinity')`,
+    // Queues, once each, every event of the endpoint's subscribed types in [$3, $5) without a pending or
+    // succeeded delivery to it, oldest first, at most $4 (recovery.ts runs it slice by slice). An
+    // event's time: when it was first queued for the endpoint, or, never queued, its outbox row's.
+    // Candidates: events with deliveries to the endpoint that all failed or were cancelled (new row,
+    // origin 'recover'), and events the fan-out skipped while the endpoint was disabled (the row the
+    // fan-out would have made, origin 'event': the unique index turns a late fan-out into a no-op).
+    // The body is the bytes already sent for the event (this endpoint's first), else the outbox
+    // envelope; an event with neither (past the retention period) is skipped.
+    recoverDeliveries: `
+      INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+      SELECT $1, ${UUID_V7}, $2, c.event_id, c.event_type, c.origin, c.body, 'pending', now()
+        FROM (
+          WITH endpoint AS (
+            SELECT id, events, created_at FROM webhook_endpoints WHERE account_id = $1 AND id = $2 AND enabled
+          ),
+          delivered AS (
+            SELECT DISTINCT d.event_id FROM webhook_deliveries d JOIN endpoint e ON e.id = d.endpoint_id
+             WHERE d.account_id = $1 AND d.endpoint_id = $2 AND d.created_at >= $3 AND d.created_at < $5
+               AND d.origin <> 'test' AND d.event_type = ANY(e.events)
+          ),
+          candidates AS (
+            SELECT v.event_id, x.event_type, x.first_at AS at, CASE WHEN x.fanned_out THEN 'recover' ELSE 'event' END AS origin
+              FROM delivered v
+             CROSS JOIN LATERAL (
+               SELECT min(d.event_type) AS event_type, min(d.created_at) AS first_at, bool_or(d.origin = 'event') AS fanned_out,
+                      bool_or(d.status IN ('pending', 'succeeded')) AS settled
+                 FROM webhook_deliveries d WHERE d.account_id = $1 AND d.event_id = v.event_id AND d.endpoint_id = $2
+             ) x
+             WHERE NOT x.settled AND x.first_at >= $3
+            UNION ALL
+            SELECT o.id, o.event_type, o.created_at, 'event'
+              FROM outbox_events o JOIN endpoint e ON o.event_type = ANY(e.events)
+             WHERE o.account_id = $1 AND o.created_at >= greatest($3, e.created_at) AND o.created_at < $5
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.account_id = $1 AND d.event_id = o.id AND d.endpoint_id = $2)
+          ),
+          chosen AS (
+            SELECT c.event_id, c.event_type, c.origin FROM candidates c
+             WHERE EXISTS (SELECT 1 FROM outbox_events o WHERE o.id = c.event_id AND o.account_id = $1)
+                OR EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL)
+             ORDER BY c.at, c.event_id
+             LIMIT $4
+          )
+          SELECT c.event_id, c.event_type, c.origin, coalesce(sent.body, convert_to(o.envelope::text, 'UTF8')) AS body
+            FROM chosen c
+            LEFT JOIN LATERAL (
+              SELECT b.body FROM webhook_deliveries b
+               WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+               ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+            ) sent ON true
+            LEFT JOIN outbox_events o ON sent.body IS NULL AND o.id = c.event_id AND o.account_id = $1
+        ) c
+      ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING`,
   },
   platform: {
     // Registration checks the account (accounts has no account_id: it is the tenant itself).

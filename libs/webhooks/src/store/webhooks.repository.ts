@@ -399,3 +399,24 @@ async function inBatches(batch: number, statement: () => Promise<number>): Promi
     if (count < batch) return total;
   }
 }
+
+// ---- Recovery after an outage (recovery.ts) --------------------------------------------------------
+
+/** Locks the endpoint row for the rest of the transaction (recoveries of one endpoint queue up); null if it is not the account's. */
+export function lockEndpointForRecovery(db: Db, accountId: AccountId, endpointId: string): Promise<{ enabled: boolean; events: string[] } | null> {
+  return sql.first<{ enabled: boolean; events: string[] }>(db, Q.lockEndpointForRecovery, [accountId, endpointId]);
+}
+
+/** When the delivery that opened the endpoint's current run of failures was queued; null if nothing failed since its last success. */
+export async function failingSince(db: Db, accountId: AccountId, endpointId: string): Promise<Date | null> {
+  return (await sql.first<{ since: Date | null }>(db, Q.failingSince, [accountId, endpointId]))?.since ?? null;
+}
+
+/**
+ * Queues, once each and oldest first, at most `limit` events of the endpoint's subscribed types
+ * from [from, to) that have no pending or succeeded delivery to it (one INSERT … SELECT); returns
+ * how many it queued. Run it after `lockEndpointForRecovery` in the same transaction.
+ */
+export function queueRecoveredDeliveries(db: Db, accountId: AccountId, endpointId: string, from: Date, to: Date, limit: number): Promise<number> {
+  return sql.count(db, Q.recoverDeliveries, [accountId, endpointId, from, limit, to]);
+}

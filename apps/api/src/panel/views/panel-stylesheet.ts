@@ -35,7 +35,7 @@ label, legend { display: block; font-weight: 600; margin-top: 1rem; }
 fieldset { border: 1px solid #cbd5e1; border-radius: 4px; margin: 1rem 0 0; padding: .5rem 1rem 1rem; }
 fieldset label { font-weight: 400; margin-top: .25rem; display: flex; gap: .5rem; align-items: center; }
 .checkbox-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0 1rem; }
-input[type="text"], input[type="email"], input[type="password"], input[type="url"], textarea { display: block; width: 100%; font: inherit; padding: .5rem; margin-top: .25rem; border: 1px solid #6b7280; border-radius: 4px; background: #fff; }
+input[type="text"], input[type="email"], input[type="password"], input[type="url"], input[type="datetime-local"], textarea { display: block; width: 100%; font: inherit; padding: .5rem; margin-top: .25rem; border: 1px solid #6b7280; border-radius: 4px; background: #fff; }
 input[type="checkbox"] { width: 1.15rem; height: 1.15rem; }
 [aria-invalid="true"] { border-color: #b42318; }
 .hint { color: #4b5563; font-size: .9rem; margin: .25rem 0 0; }

@@ -7,6 +7,7 @@ import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSumma
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
 import { submissionField } from './form-submission';
 import { successRateHtml } from './webhook-health.views';
+import { type RecoveryFormModel, recoverySection } from './webhook-recovery.views';
 
 export const DESCRIPTION_MAX_LENGTH = 500;
 const WEBHOOKS = panelPath('webhooks');
@@ -154,7 +155,13 @@ function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, att
 <tbody>${rows}</tbody></table></div>`;
 }
 
-export function endpointDetailView(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[], health: Html = html``): PanelView {
+export function endpointDetailView(
+  context: PanelContext,
+  endpoint: WebhookEndpointView,
+  attempts: WebhookAttemptView[],
+  health: Html = html``,
+  recovery?: RecoveryFormModel,
+): PanelView {
   const enabled = endpoint.status === 'enabled';
   const here = panelPath('webhooks', endpoint.id);
   return {
@@ -164,7 +171,7 @@ export function endpointDetailView(context: PanelContext, endpoint: WebhookEndpo
 <h1>Endpoint <code>${endpoint.url}</code></h1>
 ${enabled
   ? html``
-  : html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events. Fix the receiver, then re-enable it; events that were not delivered while it was disabled can be sent again from the attempt list.</p>
+  : html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events. Fix the receiver, then re-enable it; you are then offered to send again, in one step, the events it missed.</p>
 <div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'enable'), 'Re-enable endpoint')}</div></div>`}
 <div class="card"><dl class="summary">
 <dt>Status</dt><dd>${statusHtml(endpoint)}</dd>
@@ -179,6 +186,7 @@ ${health}
 ${enabled
   ? html`<p id="test-help">Sends a <code>webhook.test</code> event to this endpoint only, signed like every other event.</p><div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'test'), 'Send a test event', { describedBy: 'test-help' })}</div>`
   : html`<p>Re-enable the endpoint to send a test event.</p>`}
+${recovery ? recoverySection(context, endpoint, recovery) : html``}
 <h2>Signing secret</h2>
 <p>The secret is never shown again after it was created. Rotate it to get a new one, for example when it may have leaked.</p>
 <p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>

@@ -9,7 +9,9 @@ import {
   WebhookEndpointsService,
   WebhookInputError,
   WebhookNotFoundError,
+  WebhookRecovery,
   WebhookStateError,
+  parseRecoverySince,
 } from '@app/webhooks';
 import { AccountLimit } from '../../common/rate-limits/rate-limits';
 import { PanelErrorFilter } from '../panel-error.filter';
@@ -31,6 +33,7 @@ import {
   secretRotatedView,
 } from '../views/webhooks.views';
 import { endpointHealthSection } from '../views/webhook-health.views';
+import { RECOVERY_SINCE_FIELD, type RecoveryFormModel, recoveryFormView, recoveryQueuedView } from '../views/webhook-recovery.views';
 
 /** Field messages a person can act on; the service's own wording otherwise. */
 function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
@@ -64,6 +67,7 @@ export class PanelWebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
     private readonly pages: PanelPages,
+    private readonly recovery: WebhookRecovery,
   ) {}
 
   @Get()
@@ -103,8 +107,12 @@ export class PanelWebhooksController {
   @Get(':endpoint_id')
   async show(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
-    const [attempts, health] = await Promise.all([this.endpoints.listAttempts(panel.account.id, endpointId), this.endpoints.health(panel.account.id, endpointId)]);
-    this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts, endpointHealthSection(endpoint, health)), noticeFrom(notice));
+    const [attempts, health, recovery] = await Promise.all([
+      this.endpoints.listAttempts(panel.account.id, endpointId),
+      this.endpoints.health(panel.account.id, endpointId),
+      this.recoveryForm(panel, endpointId, null),
+    ]);
+    this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts, endpointHealthSection(endpoint, health), recovery), noticeFrom(notice));
   }
 
   @Post(':endpoint_id/test')
@@ -122,10 +130,68 @@ export class PanelWebhooksController {
     redirectTo(response, withNotice(panelPath('webhooks', endpointId), notice));
   }
 
+  /**
+   * Re-enables the endpoint. One that was disabled goes on to the recovery form, pre-filled with
+   * when it started failing (taken now: enabling clears the disable time).
+   */
   @Post(':endpoint_id/enable')
   async enable(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
+    const before = await this.endpoints.get(panel.account.id, endpointId);
+    const since = before.status === 'disabled' ? (await this.recovery.suggestSince(panel.account.id, endpointId)).since : null;
     await this.endpoints.enable(panel.account.id, endpointId);
-    redirectTo(response, withNotice(panelPath('webhooks', endpointId), 'endpoint_enabled'));
+    if (!since) return redirectTo(response, withNotice(panelPath('webhooks', endpointId), 'endpoint_enabled'));
+    redirectTo(response, `${withNotice(panelPath('webhooks', endpointId, 'recover'), 'endpoint_enabled')}&${RECOVERY_SINCE_FIELD}=${encodeURIComponent(since)}`);
+  }
+
+  /** "Recover failed deliveries since …", offered after re-enabling; `since` pre-fills the form when it is a time. */
+  @Get(':endpoint_id/recover')
+  @PanelSession(...WEBHOOK_ROLES)
+  async recoverForm(
+    @Panel() panel: PanelContext,
+    @Param('endpoint_id') endpointId: string,
+    @Res() response: Response,
+    @Query('notice') notice: unknown,
+    @Query(RECOVERY_SINCE_FIELD) since: unknown,
+  ): Promise<void> {
+    const endpoint = await this.endpoints.get(panel.account.id, endpointId);
+    this.pages.send(response, panel, recoveryFormView(panel, endpoint, await this.recoveryForm(panel, endpointId, since)), noticeFrom(notice));
+  }
+
+  /**
+   * Queues every event the endpoint missed since the chosen time, once each (WebhookRecovery); at
+   * most WEBHOOK_RECOVERY_MAX_EVENTS a run. Managing roles only, even if reading is opened to
+   * others, and counted against the company's hand-sent webhook work (like test events, resends).
+   */
+  @Post(':endpoint_id/recover')
+  @PanelSession(...WEBHOOK_ROLES)
+  @AccountLimit('webhook-test-per-account')
+  async recover(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    const endpoint = await this.endpoints.get(panel.account.id, endpointId);
+    const typed = formText(body[RECOVERY_SINCE_FIELD]);
+    try {
+      const result = await this.recovery.recover(panel.account.id, endpointId, parseRecoverySince(typed));
+      this.pages.send(response, panel, recoveryQueuedView(panel, endpoint, result));
+    } catch (error) {
+      if (error instanceof WebhookStateError) return redirectTo(response, withNotice(panelPath('webhooks', endpointId), error.code));
+      if (!(error instanceof WebhookInputError)) throw error;
+      const detail = error.message.slice(error.field.length + 2);
+      const message = typed.trim() === '' || detail.startsWith('expected') ? 'Enter the date and time (UTC) to recover from, such as 2026-11-26 06:00.' : `This time ${detail}.`;
+      const model = { ...(await this.recoveryForm(panel, endpointId, null)), since: typed, problems: [{ field: RECOVERY_SINCE_FIELD, message }] };
+      this.pages.send(response, panel, recoveryFormView(panel, endpoint, model));
+    }
+  }
+
+  /** The recovery form's model: `since` if it is a usable time, else the suggestion (when the endpoint started failing). */
+  private async recoveryForm(panel: PanelContext, endpointId: string, since: unknown): Promise<RecoveryFormModel> {
+    const earliest = this.recovery.earliest().toISOString();
+    if (typeof since === 'string') {
+      try {
+        return { since: parseRecoverySince(since).toISOString(), fromFailures: true, earliest, problems: [] };
+      } catch {
+        // not a time: the suggestion instead
+      }
+    }
+    return { ...(await this.recovery.suggestSince(panel.account.id, endpointId)), earliest, problems: [] };
   }
 
   @Get(':endpoint_id/rotate-secret')

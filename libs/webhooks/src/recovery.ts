@@ -1,0 +1,156 @@
+import type { DataSource } from 'typeorm';
+import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
+import { WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
+import { failingSince, findEndpoint, lockEndpointForRecovery, notifyDeliveryWorkers, queueRecoveredDeliveries } from './store/webhooks.repository';
+
+/** Most events one recovery queues (WEBHOOK_RECOVERY_MAX_EVENTS): a larger backlog takes several runs. */
+export const DEFAULT_RECOVERY_MAX_EVENTS = 10_000;
+
+/**
+ * A recovery works through its time range in slices of this length, one short transaction each:
+ * a statement's cost follows the events of one slice, not of the whole range, and what a slice
+ * queued is sent while the next one is read.
+ */
+export const RECOVERY_SLICE_MS = 3_600_000;
+
+/** The last slice reaches past any clock skew between this process and PostgreSQL. */
+const END_OF_TIME = new Date('9999-12-31T23:59:59Z');
+
+export interface WebhookRecoveryOptions {
+  /** WEBHOOK_RECOVERY_MAX_EVENTS (default 10,000). */
+  maxEvents?: number;
+  /** WEBHOOK_RETENTION_DAYS: older event bodies are deleted, so `since` may not reach further back. */
+  retentionDays: number;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+export interface WebhookRecoveryResult {
+  endpoint_id: string;
+  since: string;
+  /** Deliveries queued by this run, one per event. */
+  queued: number;
+  /** The most one run queues. */
+  limit: number;
+  /** The run stopped at `limit`: more events may be waiting; run it again (nothing is queued twice). */
+  more: boolean;
+  /** With `more`: where the next run can start (nothing before it is left to queue). */
+  resume_since: string | null;
+}
+
+/** What the panel pre-fills: when the current run of failures began (or the endpoint was disabled), else 24 hours ago. */
+export interface WebhookRecoverySuggestion {
+  since: string;
+  /** The suggestion comes from the endpoint's failures (not the 24-hour default). */
+  fromFailures: boolean;
+}
+
+const SINCE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:\d{2})?$/i;
+
+/**
+ * A recovery's start time: ISO 8601 date and time (`2026-11-26T06:00` or `2026-11-26 06:00`, seconds
+ * and fractions optional); without a zone (a datetime-local field) it is UTC, as every time the panel shows.
+ */
+export function parseRecoverySince(value: string): Date {
+  const text = value.trim().replace(' ', 'T');
+  const match = SINCE.exec(text);
+  const valid =
+    match !== null &&
+    Number(match[2]) >= 1 &&
+    Number(match[2]) <= 12 &&
+    Number(match[3]) >= 1 &&
+    Number(match[3]) <= new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate() &&
+    Number(match[4]) <= 23 &&
+    Number(match[5]) <= 59 &&
+    Number(match[6] ?? 0) <= 59;
+  const time = valid ? Date.parse(`${text.slice(0, match[8] ? text.length - match[8].length : text.length)}${match[8] ?? 'Z'}`) : NaN;
+  if (!match || Number.isNaN(time)) throw new WebhookInputError('since', 'expected a date and time such as 2026-11-26T06:00 (UTC) or 2026-11-26T07:00+01:00');
+  return new Date(time);
+}
+
+const startOfMinute = (time: number): Date => new Date(Math.floor(time / 60_000) * 60_000);
+
+/**
+ * Recovery after an outage (issue 17 item 3): "recover failed deliveries since …" queues, once
+ * each, every event of the endpoint's subscribed types since the chosen time that did not get a 2xx
+ * from it — deliveries that failed, deliveries cancelled when it was disabled, and events the
+ * fan-out never gave it because it was disabled then (read back from the outbox, kept
+ * OUTBOX_RETENTION_DAYS). "Once each": an event with a pending or succeeded delivery to the
+ * endpoint is skipped, and recoveries of one endpoint are serialised by a lock on its row, so
+ * running it twice, or while an earlier recovery is still being delivered, queues nothing twice.
+ *
+ * Bounded: one run queues at most `maxEvents`, oldest first, working through the range in one-hour
+ * slices (one short transaction and one INSERT … SELECT each), and says when it stopped at the
+ * limit and where to resume; the dispatcher then sends them within the account's share of delivery slots
+ * (WEBHOOK_CONCURRENCY_PER_ACCOUNT, per endpoint WEBHOOK_CONCURRENCY_PER_ENDPOINT), so a large
+ * recovery never takes other companies' slots. `since` may reach back WEBHOOK_RETENTION_DAYS.
+ */
+export class WebhookRecovery {
+  readonly maxEvents: number;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: WebhookRecoveryOptions,
+  ) {
+    this.maxEvents = options.maxEvents ?? DEFAULT_RECOVERY_MAX_EVENTS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** The earliest `since` a recovery accepts now. */
+  earliest(): Date {
+    return new Date(this.now().getTime() - this.options.retentionDays * 86_400_000);
+  }
+
+  async recover(accountId: AccountId, endpointId: string, since: Date): Promise<WebhookRecoveryResult> {
+    if (!UUID.test(accountId) || !UUID.test(endpointId)) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    if (Number.isNaN(since.getTime())) throw new WebhookInputError('since', 'not a time');
+    if (since.getTime() > this.now().getTime()) throw new WebhookInputError('since', 'is in the future');
+    if (since.getTime() < this.earliest().getTime()) {
+      throw new WebhookInputError('since', `reaches back more than ${this.options.retentionDays} days: older events are no longer stored`);
+    }
+    const end = this.now().getTime();
+    let queued = 0;
+    for (let from = since; ; ) {
+      const last = from.getTime() + RECOVERY_SLICE_MS >= end;
+      const to = last ? END_OF_TIME : new Date(from.getTime() + RECOVERY_SLICE_MS);
+      const slice = await this.dataSource.transaction(async (manager) => {
+        const endpoint = await lockEndpointForRecovery(manager, accountId, endpointId);
+        if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+        if (!endpoint.enabled) return null;
+        const count = await queueRecoveredDeliveries(manager, accountId, endpointId, from, to, this.maxEvents - queued);
+        if (count > 0) await notifyDeliveryWorkers(manager); // heard on commit
+        return count;
+      });
+      // Disabled before the first slice: refused; disabled again meanwhile (its new deliveries were cancelled): stop.
+      if (slice === null && from === since) throw new WebhookStateError('endpoint_disabled', 'the endpoint is disabled; enable it first');
+      queued += slice ?? 0;
+      if (queued >= this.maxEvents) return this.result(endpointId, since, queued, from);
+      if (last || slice === null) return this.result(endpointId, since, queued, null);
+      from = to;
+    }
+  }
+
+  private result(endpointId: string, since: Date, queued: number, resume: Date | null): WebhookRecoveryResult {
+    return { endpoint_id: endpointId, since: since.toISOString(), queued, limit: this.maxEvents, more: resume !== null, resume_since: resume?.toISOString() ?? null };
+  }
+
+  /**
+   * Where a recovery should start: the earlier of when the endpoint's current run of failures began
+   * and when it was disabled (so the events that failed before the disable come back too), to the
+   * minute; 24 hours ago when neither is known. Never before the retention period.
+   */
+  async suggestSince(accountId: AccountId, endpointId: string, disabledAt?: Date | null): Promise<WebhookRecoverySuggestion> {
+    if (!UUID.test(accountId) || !UUID.test(endpointId)) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    const endpoint = await findEndpoint(this.dataSource, accountId, endpointId);
+    if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
+    const failing = await failingSince(this.dataSource, accountId, endpointId);
+    const known = [failing, disabledAt ?? endpoint.disabled_at].filter((time): time is Date => time instanceof Date);
+    const earliest = this.earliest().getTime();
+    if (known.length === 0) return { since: startOfMinute(this.now().getTime() - 86_400_000).toISOString(), fromFailures: false };
+    const start = Math.min(...known.map((time) => time.getTime()));
+    // Clamped to the retention period: the next minute, so the pre-filled form is still accepted.
+    const since = start > earliest ? startOfMinute(start) : startOfMinute(earliest + 60_000);
+    return { since: since.toISOString(), fromFailures: true };
+  }
+}

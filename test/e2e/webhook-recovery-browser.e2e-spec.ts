@@ -1,0 +1,137 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import type { AccountId } from '@app/vocabulary';
+import { launchBrowser } from '../support/browser';
+import { createAccount } from '../support/fixtures';
+import { insertPanelUser, PANEL_PASSWORD, signIn } from '../support/panel';
+import { waitFor } from '../support/wait';
+import { WebhookDispatcherHarness } from './support/webhook-dispatcher-harness';
+
+const ARTIFACTS = 'test-artifacts';
+const HOOK = '/recovery-browser';
+/** Evaluated in the page (the test's TypeScript has no DOM types). */
+const NO_HORIZONTAL_SCROLL = 'document.documentElement.scrollWidth <= window.innerWidth';
+
+/**
+ * Issue 17, "Done when": a company administrator whose receiver was down sees the disabled
+ * endpoint, re-enables it, recovers the missed events in one action from the form offered, and
+ * the receiver gets each of them once. A viewer has no recover button and its POST is refused.
+ */
+describe('webhook recovery in a real browser', () => {
+  const harness = new WebhookDispatcherHarness({ listening: true });
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let accountId: AccountId;
+  let endpointId: string;
+  const missed: string[] = [];
+  /** Requests the receiver had when it came back (all answered 503). */
+  let mark = 0;
+  const problems: string[] = [];
+
+  const shot = (name: string, target: Page = page, fullPage = true) => target.screenshot({ path: `${ARTIFACTS}/recovery-${name}.png`, fullPage });
+  const seeHeading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ timeout: 10_000 });
+  const perEvent = (): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const r of harness.receiver.received(HOOK).slice(mark)) {
+      const id = String(r.headers['x-service-event-id']);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await harness.setUp();
+    base = harness.base as string;
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+
+    // The receiver is down for the outage: 20 consecutive failures disable the endpoint; events go on meanwhile.
+    accountId = await createAccount(harness.dataSource, 'Recovery Pharma');
+    harness.receiver.script(HOOK, [], { status: 503 });
+    const hook = await harness.endpoint(HOOK, ['alarm.created'], accountId);
+    endpointId = hook.id;
+    for (let i = 0; i < 3; i++) missed.push((await harness.publish(accountId)).id);
+    await waitFor('the endpoint to be disabled', async () => (await harness.service.get(accountId, endpointId)).status === 'disabled', 30_000);
+    for (let i = 0; i < 2; i++) missed.push((await harness.publish(accountId)).id);
+    await waitFor('no pending delivery', async () => (await harness.deliveries(endpointId)).every((d) => d.status !== 'pending'));
+    harness.receiver.script(HOOK, [], { status: 200 }); // back
+    mark = harness.receiver.received(HOOK).length;
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await harness.tearDown();
+  });
+
+  it('an administrator sees the disabled endpoint, re-enables it, recovers in one action, and the receiver gets each missed event once', async () => {
+    const admin = await insertPanelUser(harness.dataSource, accountId, 'COMPANY_ADMIN');
+    await page.goto(`${base}/panel/sign-in/`);
+    await page.getByLabel('E-mail address').fill(admin.email);
+    await page.getByLabel('Password').fill(PANEL_PASSWORD);
+    await page.getByLabel('Password').press('Enter');
+    await seeHeading('Overview');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings · Webhooks' }).click();
+    await seeHeading('Settings · Webhooks');
+    expect(await page.locator('td[data-label="Status"]').first().textContent()).toContain('Disabled');
+    await page.locator('table a').first().click();
+    await page.getByText('This endpoint is disabled', { exact: false }).first().waitFor();
+    await shot('01-disabled');
+    // Nothing to recover into while disabled: the page says to re-enable first.
+    expect(await page.getByRole('button', { name: 'Recover failed deliveries' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Re-enable endpoint' }).click();
+    await seeHeading('Recover failed deliveries');
+    await page.locator('.flash').filter({ hasText: 'The endpoint is enabled again' }).waitFor();
+    // Pre-filled with the minute the endpoint started failing: the whole outage.
+    const since = page.getByLabel('Recover failed deliveries since (UTC)');
+    const [first] = await harness.dataSource.query('SELECT min(created_at) AS at FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
+    expect(await since.inputValue()).toBe(new Date(Math.floor(first.at.getTime() / 60_000) * 60_000).toISOString().slice(0, 16));
+    await shot('02-offered');
+    const phone = await page.context().newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(page.url());
+    expect(await phone.evaluate(NO_HORIZONTAL_SCROLL)).toBe(true);
+    await shot('03-offered-phone', phone, false);
+    await phone.close();
+
+    // One action, from the keyboard: Enter in the pre-filled field submits the form.
+    await since.press('Enter');
+    await seeHeading('Recovery queued');
+    expect(await page.locator('#recovery-result').getAttribute('data-queued')).toBe('5');
+    await page.getByText('5 events queued').waitFor();
+    await shot('04-queued');
+
+    await waitFor('each missed event to arrive', () => missed.every((id) => perEvent().get(id) === 1), 20_000);
+    await waitFor('the recovered deliveries to close', async () => (await harness.deliveries(endpointId)).every((d) => d.status !== 'pending'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(Object.fromEntries(perEvent())).toEqual(Object.fromEntries(missed.map((id) => [id, 1])));
+
+    // Back on the endpoint page: recovering again queues nothing.
+    await page.getByRole('link', { name: 'Back to the endpoint' }).click();
+    await page.getByRole('button', { name: 'Recover failed deliveries' }).click();
+    await seeHeading('Recovery queued');
+    expect(await page.locator('#recovery-result').getAttribute('data-queued')).toBe('0');
+    expect(problems).toEqual([]);
+  });
+
+  it('a viewer has no recover button and its POST is refused', async () => {
+    const viewer = await signIn(harness.api, (await insertPanelUser(harness.dataSource, accountId, 'VIEWER')).email);
+    const before = await harness.dataSource.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
+    const detail = await viewer.agent.get(`/panel/webhooks/${endpointId}/`);
+    expect(detail.text).not.toContain('Recover failed deliveries');
+    expect(detail.text).not.toContain(`action="/panel/webhooks/${endpointId}/recover/"`);
+    await viewer.agent.get(`/panel/webhooks/${endpointId}/recover/`).expect(403);
+    await viewer.agent.post(`/panel/webhooks/${endpointId}/recover/`).type('form').send({ _csrf: viewer.csrf, since: new Date(Date.now() - 3_600_000).toISOString() }).expect(403);
+    // Another company's administrator: the endpoint does not exist for them.
+    const stranger = await signIn(harness.api, (await insertPanelUser(harness.dataSource, await createAccount(harness.dataSource, 'Stranger Co'), 'COMPANY_ADMIN')).email);
+    await stranger.agent.post(`/panel/webhooks/${endpointId}/recover/`).type('form').send({ _csrf: stranger.csrf, since: new Date(Date.now() - 3_600_000).toISOString() }).expect(404);
+    expect(await harness.dataSource.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId])).toEqual(before);
+  });
+});
