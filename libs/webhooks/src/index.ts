@@ -7,3 +7,4 @@ export * from './endpoints.service';
 export * from './dns-resolver';
 export * from './retention';
 export * from './store/webhooks.repository';
+export * from './event-log';

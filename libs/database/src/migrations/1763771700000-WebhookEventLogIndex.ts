@@ -1,0 +1,18 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The panel's webhook event log lists an account's events newest first with keyset paging over
+ * (created_at, event_id) of their deliveries: this index makes each page a range scan of the
+ * account's newest deliveries instead of a sort of all of them.
+ */
+export class WebhookEventLogIndex1763771700000 implements MigrationInterface {
+  name = 'WebhookEventLogIndex1763771700000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE INDEX webhook_deliveries_account_created_idx ON webhook_deliveries (account_id, created_at, event_id)`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX webhook_deliveries_account_created_idx`);
+  }
+}

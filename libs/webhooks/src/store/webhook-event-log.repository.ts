@@ -1,0 +1,78 @@
+import { sql, type Db } from '@app/database/sql';
+import type { AccountId, TimeAndId } from '@app/vocabulary';
+import type { DeliveryOrigin, DeliveryStatus } from '../delivery-records';
+import type { WebhookAttemptView } from '../endpoints.types';
+import type { EventLogFilter, EventOutcome } from '../event-log';
+import { WEBHOOK_EVENT_LOG_QUERIES as Q } from './webhook-event-log.queries';
+
+/** One event of the log: its first delivery, with the outcome over all of its deliveries. */
+export interface EventLogRow {
+  event_id: string;
+  event_type: string;
+  created_at: Date;
+  /** created_at as the database's exact text (microseconds kept): the keyset position. */
+  created_at_key: string;
+  outcome: EventOutcome;
+  endpoints: number;
+}
+
+export interface EventDeliveryRow {
+  id: string;
+  endpoint_id: string;
+  endpoint_url: string;
+  endpoint_enabled: boolean;
+  event_type: string;
+  origin: DeliveryOrigin;
+  status: DeliveryStatus;
+  attempts: number;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export interface EventAttemptRow {
+  id: string;
+  webhook_delivery_id: string;
+  endpoint_id: string;
+  attempt_number: number;
+  attempted_at: Date;
+  outcome: WebhookAttemptView['outcome'];
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/**
+ * Up to `limit` events after `after` in the list's order (newest first) — or, `newer`, the events
+ * just before it, oldest first (the caller reverses them).
+ */
+export function listEventLog(
+  db: Db,
+  accountId: AccountId,
+  retentionDays: number,
+  filter: EventLogFilter,
+  page: { after: TimeAndId | null; limit: number; newer: boolean },
+): Promise<EventLogRow[]> {
+  return sql.rows<EventLogRow>(db, page.newer ? Q.newerEvents : Q.olderEvents, [
+    accountId,
+    retentionDays,
+    filter.type,
+    filter.from?.toISOString() ?? null,
+    filter.to?.toISOString() ?? null,
+    filter.outcome,
+    page.after?.at ?? null,
+    page.after?.id ?? null,
+    page.limit,
+  ]);
+}
+
+export function findEventDeliveries(db: Db, accountId: AccountId, eventId: string): Promise<EventDeliveryRow[]> {
+  return sql.rows<EventDeliveryRow>(db, Q.eventDeliveries, [accountId, eventId]);
+}
+
+export async function findEventBody(db: Db, accountId: AccountId, eventId: string): Promise<Buffer | null> {
+  return (await sql.first<{ body: Buffer }>(db, Q.eventBody, [accountId, eventId]))?.body ?? null;
+}
+
+export function findEventAttempts(db: Db, accountId: AccountId, eventId: string): Promise<EventAttemptRow[]> {
+  return sql.rows<EventAttemptRow>(db, Q.eventAttempts, [accountId, eventId]);
+}
