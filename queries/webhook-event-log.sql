@@ -3,8 +3,16 @@
 -- Reads: webhook_deliveries, webhook_attempts, webhook_endpoints
 
 -- webhook-event-log.olderEvents (tenant: $1 is the caller's account)
-SELECT d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
-  FROM webhook_deliveries d
+SELECT d.id AS delivery_id, d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
+  FROM (SELECT w.id, w.event_id, w.event_type, w.created_at
+  FROM webhook_deliveries w
+ WHERE w.account_id = $1
+   AND w.created_at >= now() - make_interval(days => $2)
+   AND ($3::text IS NULL OR w.event_type = $3::text)
+   AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
+   AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
+   AND ($6::timestamptz IS NULL OR (w.created_at, w.id) < ($6::timestamptz, $7::uuid))
+ ORDER BY w.created_at DESC, w.id DESC LIMIT $8) d
 CROSS JOIN LATERAL (
   SELECT (ARRAY['delivered', 'pending', 'failing', 'failed'])[max(e.rank) + 1] AS outcome, count(*)::int AS endpoints
     FROM (SELECT CASE WHEN bool_or(x.status = 'succeeded') THEN 0
@@ -15,21 +23,22 @@ CROSS JOIN LATERAL (
            WHERE x.account_id = $1 AND x.event_id = d.event_id
            GROUP BY x.endpoint_id) e
 ) o
- WHERE d.account_id = $1
-   AND d.created_at >= now() - make_interval(days => $2)
-   AND ($3::text IS NULL OR d.event_type = $3::text)
-   AND ($4::timestamptz IS NULL OR d.created_at >= $4::timestamptz)
-   AND ($5::timestamptz IS NULL OR d.created_at < $5::timestamptz)
-   AND ($6::text IS NULL OR o.outcome = $6::text)
-   AND ($7::timestamptz IS NULL OR (d.created_at, d.event_id) < ($7::timestamptz, $8::uuid))
-   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries f
-                    WHERE f.account_id = $1 AND f.event_id = d.event_id AND (f.created_at, f.id) < (d.created_at, d.id))
- ORDER BY d.created_at DESC, d.event_id DESC
- LIMIT $9;
+ WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id ORDER BY f.created_at, f.id LIMIT 1)
+   AND ($9::text IS NULL OR o.outcome = $9::text)
+ ORDER BY d.created_at DESC, d.id DESC
+ LIMIT $10;
 
 -- webhook-event-log.newerEvents (tenant: $1 is the caller's account)
-SELECT d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
-  FROM webhook_deliveries d
+SELECT d.id AS delivery_id, d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
+  FROM (SELECT w.id, w.event_id, w.event_type, w.created_at
+  FROM webhook_deliveries w
+ WHERE w.account_id = $1
+   AND w.created_at >= now() - make_interval(days => $2)
+   AND ($3::text IS NULL OR w.event_type = $3::text)
+   AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
+   AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
+   AND ($6::timestamptz IS NULL OR (w.created_at, w.id) > ($6::timestamptz, $7::uuid))
+ ORDER BY w.created_at ASC, w.id ASC LIMIT $8) d
 CROSS JOIN LATERAL (
   SELECT (ARRAY['delivered', 'pending', 'failing', 'failed'])[max(e.rank) + 1] AS outcome, count(*)::int AS endpoints
     FROM (SELECT CASE WHEN bool_or(x.status = 'succeeded') THEN 0
@@ -40,17 +49,32 @@ CROSS JOIN LATERAL (
            WHERE x.account_id = $1 AND x.event_id = d.event_id
            GROUP BY x.endpoint_id) e
 ) o
- WHERE d.account_id = $1
-   AND d.created_at >= now() - make_interval(days => $2)
-   AND ($3::text IS NULL OR d.event_type = $3::text)
-   AND ($4::timestamptz IS NULL OR d.created_at >= $4::timestamptz)
-   AND ($5::timestamptz IS NULL OR d.created_at < $5::timestamptz)
-   AND ($6::text IS NULL OR o.outcome = $6::text)
-   AND ($7::timestamptz IS NULL OR (d.created_at, d.event_id) > ($7::timestamptz, $8::uuid))
-   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries f
-                    WHERE f.account_id = $1 AND f.event_id = d.event_id AND (f.created_at, f.id) < (d.created_at, d.id))
- ORDER BY d.created_at ASC, d.event_id ASC
- LIMIT $9;
+ WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id ORDER BY f.created_at, f.id LIMIT 1)
+   AND ($9::text IS NULL OR o.outcome = $9::text)
+ ORDER BY d.created_at ASC, d.id ASC
+ LIMIT $10;
+
+-- webhook-event-log.olderScanFrontier (tenant: $1 is the caller's account)
+SELECT w.id, w.created_at, w.created_at::text AS created_at_key
+ FROM webhook_deliveries w
+WHERE w.account_id = $1
+  AND w.created_at >= now() - make_interval(days => $2)
+  AND ($3::text IS NULL OR w.event_type = $3::text)
+  AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
+  AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
+  AND ($6::timestamptz IS NULL OR (w.created_at, w.id) < ($6::timestamptz, $7::uuid))
+ORDER BY w.created_at DESC, w.id DESC OFFSET $8 - 1 LIMIT 1;
+
+-- webhook-event-log.newerScanFrontier (tenant: $1 is the caller's account)
+SELECT w.id, w.created_at, w.created_at::text AS created_at_key
+ FROM webhook_deliveries w
+WHERE w.account_id = $1
+  AND w.created_at >= now() - make_interval(days => $2)
+  AND ($3::text IS NULL OR w.event_type = $3::text)
+  AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
+  AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
+  AND ($6::timestamptz IS NULL OR (w.created_at, w.id) > ($6::timestamptz, $7::uuid))
+ORDER BY w.created_at ASC, w.id ASC OFFSET $8 - 1 LIMIT 1;
 
 -- webhook-event-log.eventDeliveries (tenant: $1 is the caller's account)
 SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,

@@ -44,7 +44,7 @@ describe('web panel: the webhook event log', () => {
   let oldEvent: string;
   let scriptEvent: string;
   let disabledEvent: string;
-  /** Listed events, newest first (time, then event id, descending). */
+  /** Listed events, newest first (as the log orders them). */
   const listed: Seeded[] = [];
   // A whole minute, an hour ago: the time filters below are minute-precise like the form's fields.
   const base = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000);
@@ -53,7 +53,7 @@ describe('web panel: the webhook event log', () => {
   const post = (path: string, fields: Record<string, string>, who: PanelBrowser = admin) => who.agent.post(path).type('form').send({ _csrf: who.csrf, ...fields });
 
   /** Follows the Older links from `start` to the end; every page's ids. */
-  async function walk(start: string, who: PanelBrowser = admin): Promise<{ pages: string[][]; last: string }> {
+  async function walk(start: string, who: PanelBrowser = admin, maxPages = 10): Promise<{ pages: string[][]; last: string }> {
     const pages: string[][] = [];
     let path: string | null = start;
     let last = '';
@@ -61,7 +61,7 @@ describe('web panel: the webhook event log', () => {
       last = await get(path, 200, who);
       pages.push(idsOf(last));
       path = linkOf(last, 'next');
-      if (pages.length > 10) throw new Error('paging does not end');
+      if (pages.length > maxPages) throw new Error('paging does not end');
     }
     return { pages, last };
   }
@@ -101,7 +101,15 @@ describe('web panel: the webhook event log', () => {
     const cancelledAt = new Date(base.getTime() - 100 * 60_000);
     disabledEvent = await seedWebhookEvent(dataSource, { accountId, type: 'shipment.created', at: cancelledAt, deliveries: [{ endpointId: disabled, status: 'cancelled', attempts: 20 }] });
     listed.push({ id: disabledEvent, at: cancelledAt, type: 'shipment.created', outcome: 'failed' });
-    listed.sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : -1));
+    // The log's order: each event's first delivery, by (created_at, id), newest first.
+    const order: Array<{ event_id: string }> = await dataSource.query(
+      `SELECT event_id FROM (SELECT DISTINCT ON (event_id) event_id, created_at, id FROM webhook_deliveries WHERE account_id = $1 ORDER BY event_id, created_at, id) f
+        ORDER BY created_at DESC, id DESC`,
+      [accountId],
+    );
+    const rank = new Map(order.map((row, index) => [row.event_id, index]));
+    listed.sort((a, b) => (rank.get(a.id) as number) - (rank.get(b.id) as number));
+    expect(listed.map((e) => e.at.getTime())).toEqual([...listed.map((e) => e.at.getTime())].sort((a, b) => b - a));
     // Older than WEBHOOK_RETENTION_DAYS (30): not in the log.
     oldEvent = await seedWebhookEvent(dataSource, { accountId, type: 'alarm.created', at: new Date(Date.now() - 31 * 86_400_000), deliveries: shapes.delivered });
     foreignEvent = await seedWebhookEvent(dataSource, { accountId: otherAccountId, type: 'alarm.created', at: base, deliveries: [{ endpointId: foreignEndpoint, status: 'failed', attempts: 1 }] });
@@ -259,5 +267,36 @@ describe('web panel: the webhook event log', () => {
     expect(disabledPage).toContain('re-enable it</a> to send the event again');
     expect((await post(`${LOG}${disabledEvent}/resend/`, { endpoint_id: disabled }).expect(303)).headers.location).toBe(`${LOG}${disabledEvent}/?notice=endpoint_disabled`);
     expect(await resends()).toHaveLength(1);
+  });
+
+  it('bounds the rows one page reads: a rare outcome ends the page early with a note and an Older link that goes on', async () => {
+    // Pending now: the seeded ones and the one resent above.
+    const before = (await walk(`${LOG}?outcome=pending`)).pages.flat();
+    expect(before).toEqual(expect.arrayContaining(listed.filter((e) => e.outcome === 'pending').map((e) => e.id)));
+    // 3,000 delivered events (6,000 deliveries) older than the others, then one more pending event behind them.
+    const olderStart = new Date(base.getTime() - 3 * 3_600_000);
+    await dataSource.query(
+      `WITH events AS (SELECT gen_random_uuid() AS id, $2::timestamptz - n * interval '1 second' AS at FROM generate_series(1, 3000) n)
+       INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, attempts, created_at, completed_at)
+       SELECT gen_random_uuid(), $1, e.endpoint_id, ev.id, 'alarm.resolved', 'event', '\\x7b7d'::bytea, 'succeeded', 1, ev.at, ev.at
+         FROM events ev CROSS JOIN unnest($3::uuid[]) AS e(endpoint_id)`,
+      [accountId, olderStart, [first, second]],
+    );
+    const lastAt = new Date(olderStart.getTime() - 3_600_000);
+    const last = await seedWebhookEvent(dataSource, { accountId, type: 'alarm.resolved', at: lastAt, deliveries: [{ endpointId: first, status: 'pending' }] });
+    const pending = [...before, last];
+    const { pages } = await walk(`${LOG}?outcome=pending`);
+    expect(pages.flat()).toEqual(pending);
+    expect(pages.length).toBe(2);
+    expect(pages[0]).toHaveLength(pending.length - 1);
+    const firstPage = await get(`${LOG}?outcome=pending`);
+    expect(firstPage).toContain('<p class="notice" id="partial">This page looked at events back to <time datetime=');
+    expect(linkOf(firstPage, 'next')).not.toBeNull();
+    // Unfiltered, the same events page normally (25 a page), older ones after the seeded ones.
+    const all = await walk(LOG, admin, 200);
+    expect(all.pages.flat()).toHaveLength(listed.length + 3001);
+    expect(new Set(all.pages.flat()).size).toBe(listed.length + 3001);
+    expect(all.pages.flat().slice(0, listed.length)).toEqual(listed.map((e) => e.id));
+    expect(all.pages.flat().at(-1)).toBe(last);
   });
 });

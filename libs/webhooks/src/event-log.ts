@@ -5,7 +5,7 @@ import { UUID_PATTERN as UUID, type AccountId, type TimeAndId } from '@app/vocab
 import type { DeliveryOrigin, DeliveryStatus } from './delivery-records';
 import { WebhookNotFoundError } from './endpoints.errors';
 import type { WebhookAttemptView } from './endpoints.types';
-import { findEventAttempts, findEventBody, findEventDeliveries, listEventLog, type EventLogRow } from './store/webhook-event-log.repository';
+import { findEventAttempts, findEventBody, findEventDeliveries, findScanFrontier, listEventLog, type EventLogRow } from './store/webhook-event-log.repository';
 
 /**
  * An event's delivery outcome, over its deliveries (the event log's filter and column). Per
@@ -52,8 +52,21 @@ export interface EventLogEntry {
   outcome: EventOutcome;
   /** Endpoints it was queued for. */
   endpoints: number;
-  /** Its keyset position in the log. */
+  /** Its keyset position in the log: its first delivery's (created_at, id). */
   position: TimeAndId;
+}
+
+/** Deliveries read at most for one page of the log (a rare filter value then ends the page early). */
+export const EVENT_LOG_SCAN_LIMIT = 5000;
+
+export interface EventLogResult {
+  /** Up to the page's `limit` events, in the direction read. */
+  entries: EventLogEntry[];
+  /**
+   * Set when the page's scan stopped at its budget before finding `limit` events: the position
+   * of the last delivery read (and its time), from which the next page goes on.
+   */
+  frontier: { position: TimeAndId; at: string } | null;
 }
 
 export interface EventLogPage {
@@ -106,7 +119,7 @@ function presentEntry(row: EventLogRow): EventLogEntry {
     created_at: row.created_at.toISOString(),
     outcome: row.outcome,
     endpoints: row.endpoints,
-    position: { at: row.created_at_key, id: row.event_id },
+    position: { at: row.created_at_key, id: row.delivery_id },
   };
 }
 
@@ -118,12 +131,18 @@ function presentEntry(row: EventLogRow): EventLogEntry {
 export class WebhookEventLog {
   constructor(
     private readonly dataSource: DataSource,
-    readonly options: { retentionDays: number },
+    readonly options: { retentionDays: number; scanLimit?: number },
   ) {}
 
-  async list(accountId: AccountId, filter: EventLogFilter, page: EventLogPage): Promise<EventLogEntry[]> {
-    const rows = await listEventLog(this.dataSource, accountId, this.options.retentionDays, filter, page);
-    return rows.map(presentEntry);
+  async list(accountId: AccountId, filter: EventLogFilter, page: EventLogPage): Promise<EventLogResult> {
+    const scan = { after: page.after, newer: page.newer, scanLimit: this.options.scanLimit ?? EVENT_LOG_SCAN_LIMIT };
+    const rows = await listEventLog(this.dataSource, accountId, this.options.retentionDays, filter, scan, page.limit);
+    // A full page read what it needed; a short one either reached the end or used its budget.
+    const frontier = rows.length < page.limit ? await findScanFrontier(this.dataSource, accountId, this.options.retentionDays, filter, scan) : null;
+    return {
+      entries: rows.map(presentEntry),
+      frontier: frontier ? { position: { at: frontier.created_at_key, id: frontier.id }, at: frontier.created_at.toISOString() } : null,
+    };
   }
 
   /** The event with its payload and, per endpoint, its deliveries and attempts. */

@@ -110,20 +110,29 @@ export class TwoWayPaginator {
     return { limit, after, keyset, backward: direction === BACKWARD };
   }
 
-  /** `rows` holds up to `limit + 1` records read in the page's direction; the extra one proves there is more that way. */
-  finish<K, Row>(request: Request, page: TwoWayPageRequest<K>, rows: Row[], position: (row: Row) => K): TwoWayPage<Row> {
+  /**
+   * `rows` holds up to `limit + 1` records read in the page's direction; the extra one proves there
+   * is more that way. `frontier`: the read stopped early (a bounded scan) at this position, so
+   * there may be more that way after it although the page is not full.
+   */
+  finish<K, Row>(request: Request, page: TwoWayPageRequest<K>, rows: Row[], position: (row: Row) => K, frontier: K | null = null): TwoWayPage<Row> {
     const more = rows.length > page.limit;
     const read = more ? rows.slice(0, page.limit) : rows;
     const visible = page.backward ? [...read].reverse() : read;
-    if (visible.length === 0) return { rows: visible, next: null, previous: null };
-    const link = (direction: string, row: Row): string =>
-      relativeLink(request, this.codec.encode(listScope(request), [direction, ...page.keyset.encode(position(row))]));
-    const hasNext = page.backward ? true : more;
-    const hasPrevious = page.backward ? more : page.after !== null;
+    const link = (direction: string, at: K): string =>
+      relativeLink(request, this.codec.encode(listScope(request), [direction, ...page.keyset.encode(at)]));
+    // Onwards (in the direction read): after the last row read, or after the frontier of the scan.
+    const onwardRow = read.length > 0 ? read[read.length - 1] : null;
+    const onward = more && onwardRow ? position(onwardRow) : frontier;
+    // Back the other way: from the first row read (or, on an empty page, from where it started).
+    const backRow = read.length > 0 ? read[0] : null;
+    const back = page.after === null ? null : backRow ? position(backRow) : (frontier ?? page.after);
+    const forward = page.backward ? back : onward;
+    const backward = page.backward ? onward : back;
     return {
       rows: visible,
-      next: hasNext ? link(FORWARD, visible[visible.length - 1]) : null,
-      previous: hasPrevious ? link(BACKWARD, visible[0]) : null,
+      next: forward === null ? null : link(FORWARD, forward),
+      previous: backward === null ? null : link(BACKWARD, backward),
     };
   }
 }

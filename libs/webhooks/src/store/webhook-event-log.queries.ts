@@ -5,7 +5,7 @@ import { defineQueries } from '@app/database/sql';
  * `delivered` once any delivery to it got a 2xx, else `failing` while one is pending after a failed
  * attempt, else `pending` while one is queued, else `failed` (given up, or cancelled when the
  * endpoint was disabled). The event's outcome is its worst endpoint's: failed > failing > pending
- * > delivered. Mirrored by `eventOutcome` in ../event-log.ts (the detail page, per endpoint).
+ * > delivered. Mirrored by `endpointOutcome` and `worstOutcome` in ../event-log.ts (the event's page).
  */
 const EVENT_OUTCOME = `
   CROSS JOIN LATERAL (
@@ -20,26 +20,42 @@ const EVENT_OUTCOME = `
   ) o`;
 
 /**
- * One row per event of the account: its first delivery (the fan-out creates one per subscribed
- * endpoint in one statement, so they share created_at; the smallest id wins). A keyset scan of
- * webhook_deliveries_account_created_idx, newest first; $2 is WEBHOOK_RETENTION_DAYS, then the
- * filters (NULL: any), the position after which the page starts, and the page size + 1.
+ * The deliveries a page of the log reads, in the list's order from the page's position: a range
+ * scan of webhook_deliveries_account_created_idx. $2 is WEBHOOK_RETENTION_DAYS, $3–$5 the type and
+ * time filters (NULL: any), ($6, $7) the position (created_at, delivery id) after which the page
+ * starts (NULL: the start of the list), $8 the scan budget: at most that many deliveries are read
+ * for one page, so a rare outcome costs a bounded page, not a scan of the whole retention period.
+ */
+const SCAN = (direction: 'older' | 'newer'): string => {
+  const [after, order] = direction === 'older' ? ['<', 'DESC'] : ['>', 'ASC'];
+  return `
+    FROM webhook_deliveries w
+   WHERE w.account_id = $1
+     AND w.created_at >= now() - make_interval(days => $2)
+     AND ($3::text IS NULL OR w.event_type = $3::text)
+     AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
+     AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
+     AND ($6::timestamptz IS NULL OR (w.created_at, w.id) ${after} ($6::timestamptz, $7::uuid))
+   ORDER BY w.created_at ${order}, w.id ${order}`;
+};
+
+/**
+ * A page: each event is listed at its first delivery (smallest created_at, then id; the fan-out
+ * creates one per subscribed endpoint in one statement), with its outcome; $9 filters on it, $10
+ * is the page size + 1. The rows stream in index order, so a page stops reading once it is full.
  */
 const EVENT_PAGE = (direction: 'older' | 'newer'): string => `
-  SELECT d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
-    FROM webhook_deliveries d
+  SELECT d.id AS delivery_id, d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
+    FROM (SELECT w.id, w.event_id, w.event_type, w.created_at ${SCAN(direction)} LIMIT $8) d
     ${EVENT_OUTCOME}
-   WHERE d.account_id = $1
-     AND d.created_at >= now() - make_interval(days => $2)
-     AND ($3::text IS NULL OR d.event_type = $3::text)
-     AND ($4::timestamptz IS NULL OR d.created_at >= $4::timestamptz)
-     AND ($5::timestamptz IS NULL OR d.created_at < $5::timestamptz)
-     AND ($6::text IS NULL OR o.outcome = $6::text)
-     AND ($7::timestamptz IS NULL OR (d.created_at, d.event_id) ${direction === 'older' ? '<' : '>'} ($7::timestamptz, $8::uuid))
-     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries f
-                      WHERE f.account_id = $1 AND f.event_id = d.event_id AND (f.created_at, f.id) < (d.created_at, d.id))
-   ORDER BY d.created_at ${direction === 'older' ? 'DESC' : 'ASC'}, d.event_id ${direction === 'older' ? 'DESC' : 'ASC'}
-   LIMIT $9`;
+   WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id ORDER BY f.created_at, f.id LIMIT 1)
+     AND ($9::text IS NULL OR o.outcome = $9::text)
+   ORDER BY d.created_at ${direction === 'older' ? 'DESC' : 'ASC'}, d.id ${direction === 'older' ? 'DESC' : 'ASC'}
+   LIMIT $10`;
+
+/** The last delivery a page's scan read when it used its whole budget (else none): where the next page goes on. */
+const SCAN_FRONTIER = (direction: 'older' | 'newer'): string => `
+  SELECT w.id, w.created_at, w.created_at::text AS created_at_key ${SCAN(direction)} OFFSET $8 - 1 LIMIT 1`;
 
 /**
  * The panel's webhook event log (spec §6, issue 17): read-only views of the webhooks family's
@@ -51,10 +67,12 @@ export const WEBHOOK_EVENT_LOG_QUERIES = defineQueries({
   tables: [],
   reads: ['webhook_deliveries', 'webhook_attempts', 'webhook_endpoints'],
   tenant: {
-    /** Newest first: the page after ($7, $8), or the first page. */
+    /** Newest first: the page after ($6, $7), or the first page. */
     olderEvents: EVENT_PAGE('older'),
-    /** Oldest first: the events just newer than ($7, $8) (the "Newer" link), reversed by the caller. */
+    /** Oldest first: the events just newer than ($6, $7) (the "Newer" link), reversed by the caller. */
     newerEvents: EVENT_PAGE('newer'),
+    olderScanFrontier: SCAN_FRONTIER('older'),
+    newerScanFrontier: SCAN_FRONTIER('newer'),
     eventDeliveries: `
       SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,
              d.created_at, d.completed_at

@@ -7,6 +7,7 @@ import { WEBHOOK_EVENT_LOG_QUERIES as Q } from './webhook-event-log.queries';
 
 /** One event of the log: its first delivery, with the outcome over all of its deliveries. */
 export interface EventLogRow {
+  delivery_id: string;
   event_id: string;
   event_type: string;
   created_at: Date;
@@ -14,6 +15,47 @@ export interface EventLogRow {
   created_at_key: string;
   outcome: EventOutcome;
   endpoints: number;
+}
+
+/** The last delivery a page's scan read. */
+export interface ScanFrontierRow {
+  id: string;
+  created_at: Date;
+  created_at_key: string;
+}
+
+export interface EventLogScan {
+  after: TimeAndId | null;
+  /** Read towards the start of the list (newer events), oldest first. */
+  newer: boolean;
+  /** Deliveries read at most. */
+  scanLimit: number;
+}
+
+const scanParams = (accountId: AccountId, retentionDays: number, filter: EventLogFilter, scan: EventLogScan) =>
+  [
+    accountId,
+    retentionDays,
+    filter.type,
+    filter.from?.toISOString() ?? null,
+    filter.to?.toISOString() ?? null,
+    scan.after?.at ?? null,
+    scan.after?.id ?? null,
+    scan.scanLimit,
+  ] as const;
+
+/**
+ * Up to `limit` events after `scan.after` in the list's order (newest first) — or, `newer`, the
+ * events just before it, oldest first (the caller reverses them) — among at most `scanLimit`
+ * deliveries.
+ */
+export function listEventLog(db: Db, accountId: AccountId, retentionDays: number, filter: EventLogFilter, scan: EventLogScan, limit: number): Promise<EventLogRow[]> {
+  return sql.rows<EventLogRow>(db, scan.newer ? Q.newerEvents : Q.olderEvents, [...scanParams(accountId, retentionDays, filter, scan), filter.outcome, limit]);
+}
+
+/** The `scanLimit`-th delivery of the scan, if there is one (the scan stopped there). */
+export function findScanFrontier(db: Db, accountId: AccountId, retentionDays: number, filter: EventLogFilter, scan: EventLogScan): Promise<ScanFrontierRow | null> {
+  return sql.first<ScanFrontierRow>(db, scan.newer ? Q.newerScanFrontier : Q.olderScanFrontier, scanParams(accountId, retentionDays, filter, scan));
 }
 
 export interface EventDeliveryRow {
@@ -39,30 +81,6 @@ export interface EventAttemptRow {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
-}
-
-/**
- * Up to `limit` events after `after` in the list's order (newest first) — or, `newer`, the events
- * just before it, oldest first (the caller reverses them).
- */
-export function listEventLog(
-  db: Db,
-  accountId: AccountId,
-  retentionDays: number,
-  filter: EventLogFilter,
-  page: { after: TimeAndId | null; limit: number; newer: boolean },
-): Promise<EventLogRow[]> {
-  return sql.rows<EventLogRow>(db, page.newer ? Q.newerEvents : Q.olderEvents, [
-    accountId,
-    retentionDays,
-    filter.type,
-    filter.from?.toISOString() ?? null,
-    filter.to?.toISOString() ?? null,
-    filter.outcome,
-    page.after?.at ?? null,
-    page.after?.id ?? null,
-    page.limit,
-  ]);
 }
 
 export function findEventDeliveries(db: Db, accountId: AccountId, eventId: string): Promise<EventDeliveryRow[]> {

@@ -34,6 +34,10 @@ export interface EventLogModel {
   older: string | null;
   /** A page other than the first. */
   paged: boolean;
+  /** The page's search stopped at its budget, at this time (more may match beyond it). */
+  searchedTo: string | null;
+  /** …going towards newer events (the Newer link) rather than older ones. */
+  searchedNewer: boolean;
   retentionDays: number;
   status?: number;
 }
@@ -80,6 +84,12 @@ ${model.older ? html`<li><a href="${model.older}" rel="next">Older events →</a
 </ul></nav>`;
 }
 
+/** A filtered page ends early when few events match: it says how far it looked and how to go on. */
+function partialNote(model: EventLogModel): Html {
+  if (!model.searchedTo) return html``;
+  return html`<p class="notice" id="partial">This page looked at events ${model.searchedNewer ? 'up to' : 'back to'} ${timeHtml(model.searchedTo)} and found ${model.events?.length === 1 ? 'one match' : `${model.events?.length ?? 0} matches`} there. ${model.searchedNewer ? 'Newer' : 'Older'} events may match too: use “${model.searchedNewer ? 'Newer events' : 'Older events'}” to look further.</p>`;
+}
+
 function eventsTable(events: EventLogEntry[]): Html {
   if (events.length === 0) return html`<p class="empty" id="events-empty">No events match these filters.</p>`;
   const rows = events.map(
@@ -108,7 +118,7 @@ export function eventLogView(context: PanelContext, model: EventLogModel): Panel
 ${problemSummary(model.problems)}
 ${searchForm(model)}
 ${filterForm(model)}
-${model.events === null ? html`` : html`${pager(model)}${eventsTable(model.events)}${pager(model)}`}`,
+${model.events === null ? html`` : html`${pager(model)}${partialNote(model)}${eventsTable(model.events)}${pager(model)}`}`,
   };
 }
 

@@ -45,7 +45,18 @@ export class PanelWebhookEventsController {
   @Get()
   async list(@Panel() panel: PanelContext, @Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     const { input, filter, problems } = parseEventLogFilter(query);
-    const model: EventLogModel = { input, search: formText(query.event_id).trim(), problems, events: null, newer: null, older: null, paged: false, retentionDays: this.log.options.retentionDays };
+    const model: EventLogModel = {
+      input,
+      search: formText(query.event_id).trim(),
+      problems,
+      events: null,
+      newer: null,
+      older: null,
+      paged: false,
+      searchedTo: null,
+      searchedNewer: false,
+      retentionDays: this.log.options.retentionDays,
+    };
     if (query.event_id !== undefined) return this.search(panel, response, model);
     if (problems.length > 0) return this.pages.send(response, panel, eventLogView(panel, model));
     let page;
@@ -55,12 +66,14 @@ export class PanelWebhookEventsController {
       if (!(error instanceof InvalidCursorError)) throw error;
       return this.pages.send(response, panel, eventLogView(panel, { ...model, problems: [BAD_CURSOR] }));
     }
-    const rows = await this.log.list(panel.account.id, filter, { after: page.after, limit: page.limit + 1, newer: page.backward });
-    const shown = this.paginator.finish(request, page, rows, (row) => row.position);
+    const found = await this.log.list(panel.account.id, filter, { after: page.after, limit: page.limit + 1, newer: page.backward });
+    const shown = this.paginator.finish(request, page, found.entries, (row) => row.position, found.frontier?.position ?? null);
+    // A page cut short by the scan budget says how far it looked (its last event is not the end).
+    const searchedTo = found.frontier && found.entries.length <= page.limit ? found.frontier.at : null;
     this.pages.send(
       response,
       panel,
-      eventLogView(panel, { ...model, events: shown.rows, newer: shown.previous, older: shown.next, paged: page.after !== null }),
+      eventLogView(panel, { ...model, events: shown.rows, newer: shown.previous, older: shown.next, paged: page.after !== null, searchedTo, searchedNewer: page.backward }),
       noticeFrom(query.notice),
     );
   }
