@@ -66,7 +66,7 @@ ${fieldError(problems, 'to')}</div>
 }
 
 function searchForm(model: EventLogModel): Html {
-  return html`<form method="get" action="${EVENT_LOG}" class="card" role="search" aria-label="Find an event by its ID">
+  return html`<form method="get" action="${EVENT_LOG}" class="card" role="search" aria-label="Event search">
 <label for="event_id">Find an event by its ID</label>
 <input type="text" id="event_id" name="event_id" value="${model.search}" maxlength="100" spellcheck="false" autocomplete="off" placeholder="e.g. 0193b7a2-…"${describedBy(model.problems, 'event_id', 'event_id-hint')}>
 <p class="hint" id="event_id-hint">The event's <code>id</code>, as your receiver got it in the body.</p>
