@@ -76,7 +76,7 @@ export const WEBHOOK_EVENT_LOG_QUERIES = defineQueries({
     eventDeliveries: `
       SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,
              d.created_at, d.completed_at
-        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = $1
        WHERE d.account_id = $1 AND d.event_id = $2
        ORDER BY e.url, e.id, d.created_at, d.id`,
     eventBody: `
