@@ -9,3 +9,4 @@ export * from './retention';
 export * from './health';
 export * from './recovery';
 export * from './store/webhooks.repository';
+export * from './event-log';

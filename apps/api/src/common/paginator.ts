@@ -55,3 +55,84 @@ export class Paginator {
     return { data: visible.map(present), links: { next } };
   }
 }
+
+/**
+ * A page of a list read in both directions (the panel's "Older"/"Newer" links): `backward` reads
+ * towards the start of the list from the cursor's position (the repository returns those rows
+ * in reverse order, `finishBothWays` puts them back).
+ */
+export interface TwoWayPageRequest<K> extends PageRequest<K> {
+  backward: boolean;
+}
+
+/** The rows to show, in list order, and the relative links to the pages around them. */
+export interface TwoWayPage<Row> {
+  rows: Row[];
+  /** Further along the list (older, in a newest-first list); null at its end. */
+  next: string | null;
+  /** Back towards its start (newer); null on the first page. */
+  previous: string | null;
+}
+
+const FORWARD = 'f';
+const BACKWARD = 'b';
+
+/** A link to the same list (path and filters) at another cursor. */
+function relativeLink(request: Request, cursor: string): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query)) {
+    if (name !== 'cursor' && typeof value === 'string') params.set(name, value);
+  }
+  params.set('cursor', cursor);
+  return `${request.path}?${params.toString()}`;
+}
+
+/**
+ * Keyset paging of the web panel's lists: the same signed, list-bound cursor as the API's
+ * (`cursor`), carrying the direction as well, and links relative to the page (no script needed).
+ */
+@Injectable()
+export class TwoWayPaginator {
+  private readonly codec: CursorCodec;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.codec = new CursorCodec(config.cursorKey);
+  }
+
+  /** The page the request asks for; an invalid, tampered or other list's cursor is an InvalidCursorError. */
+  start<K>(request: Request, keyset: Keyset<K>, limit: number): TwoWayPageRequest<K> {
+    const cursor = request.query.cursor;
+    if (cursor === undefined || cursor === '') return { limit, after: null, keyset, backward: false };
+    if (typeof cursor !== 'string' || cursor.length > 2048) throw new InvalidCursorError();
+    const [direction, ...position] = this.codec.decode(listScope(request), cursor);
+    const after = direction === FORWARD || direction === BACKWARD ? keyset.decode(position) : null;
+    if (after === null) throw new InvalidCursorError();
+    return { limit, after, keyset, backward: direction === BACKWARD };
+  }
+
+  /**
+   * `rows` holds up to `limit + 1` records read in the page's direction; the extra one proves there
+   * is more that way. `frontier`: the read stopped early (a bounded scan) at this position, so
+   * there may be more that way after it although the page is not full.
+   */
+  finish<K, Row>(request: Request, page: TwoWayPageRequest<K>, rows: Row[], position: (row: Row) => K, frontier: K | null = null): TwoWayPage<Row> {
+    const more = rows.length > page.limit;
+    const read = more ? rows.slice(0, page.limit) : rows;
+    const visible = page.backward ? [...read].reverse() : read;
+    const link = (direction: string, at: K): string =>
+      relativeLink(request, this.codec.encode(listScope(request), [direction, ...page.keyset.encode(at)]));
+    // Onwards (in the direction read): after the last row read, or after the frontier of the scan.
+    const onwardRow = read.length > 0 ? read[read.length - 1] : null;
+    const onward = more && onwardRow ? position(onwardRow) : frontier;
+    // Back the other way: from the first row read (or, on an empty page, from where it started).
+    const backRow = read.length > 0 ? read[0] : null;
+    const back = page.after === null ? null : backRow ? position(backRow) : (frontier ?? page.after);
+    const forward = page.backward ? back : onward;
+    const backward = page.backward ? onward : back;
+    return {
+      rows: visible,
+      next: forward === null ? null : link(FORWARD, forward),
+      previous: backward === null ? null : link(BACKWARD, backward),
+    };
+  }
+}

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { CredentialsService } from '@app/domain';
-import { WebhookEndpointsService, WebhookRecovery } from '@app/webhooks';
+import { WebhookEndpointsService, WebhookEventLog, WebhookRecovery } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
 import { PanelCredentialsController } from './credentials/panel-credentials.controller';
 import { HomeController } from './home/home.controller';
@@ -16,6 +16,8 @@ import { SignInService } from './sign-in/sign-in.service';
 import { SignInThrottle } from './sign-in/sign-in-throttle';
 import { PanelPages } from './views/panel-pages';
 import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
+import { PanelWebhookEventsController } from './webhooks/panel-webhook-events.controller';
+import { TwoWayPaginator } from '../common/paginator';
 
 /**
  * The web panel for a company's people, at /panel/ (server-rendered HTML, outside the public API
@@ -31,10 +33,11 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
  * declares neither is refused by them like an undeclared API route. The route table
  * (test/route-scopes.json) lists each route as `panel-session` with its roles, or `panel-public`.
  *
- * Roles: API credentials — COMPANY_ADMIN; webhooks — COMPANY_ADMIN and MANAGER (panel-roles.ts).
+ * Roles: API credentials — COMPANY_ADMIN; webhooks — COMPANY_ADMIN and MANAGER (panel-roles.ts); the
+ * webhook event log — every signed-in person reads it, COMPANY_ADMIN and MANAGER resend.
  */
 @Module({
-  controllers: [SignInController, HomeController, PanelCredentialsController, PanelWebhooksController, PanelAssetsController],
+  controllers: [SignInController, HomeController, PanelCredentialsController, PanelWebhooksController, PanelWebhookEventsController, PanelAssetsController],
   providers: [
     PanelSessionsRepository,
     PanelSessionGuard,
@@ -42,6 +45,12 @@ import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
     PanelPages,
     SignInService,
     SignInThrottle,
+    TwoWayPaginator,
+    {
+      provide: WebhookEventLog,
+      inject: [getDataSourceToken(), APP_CONFIG],
+      useFactory: (dataSource: DataSource, config: AppConfig) => new WebhookEventLog(dataSource, { retentionDays: config.webhookRetentionDays }),
+    },
     { provide: CredentialsService, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => new CredentialsService(dataSource) },
     {
       provide: WebhookEndpointsService,

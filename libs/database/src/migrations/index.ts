@@ -19,6 +19,7 @@ import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails'
 import { WebhookEndpointHourlyStats1763771350000 } from './1763771350000-WebhookEndpointHourlyStats';
 import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwners';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
+import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   WebhookEndpointHourlyStats1763771350000,
   WebhookClaimOwners1763771100000,
   WebhookRecovery1763771700000,
+  WebhookEventLogIndex1763771800000,
 ];

@@ -24,6 +24,7 @@ export function homeView(context: PanelContext): PanelView {
 <dt>Company</dt><dd>${context.account.name}</dd>
 <dt>Role</dt><dd>${role}</dd>
 </dl></div>
-${sections.length > 0 ? html`<ul class="plain-list">${sections}</ul>` : html`<p>Your role has no settings to manage here. API credentials are managed by company administrators; webhooks by company administrators and managers.</p>`}`,
+${sections.length > 0 ? html`<ul class="plain-list">${sections}</ul>` : html`<p>Your role has no settings to manage here. API credentials are managed by company administrators; webhooks by company administrators and managers.</p>`}
+<ul class="plain-list"><li class="card"><h2><a href="${panelPath('webhook-events')}">Webhook event log</a></h2><p>Your company's events sent to its webhook endpoints: what was delivered, what is failing, each payload and attempt.</p></li></ul>`,
   };
 }

@@ -7,7 +7,7 @@ import type { PanelContext } from '../session/panel-context';
 import { COPY_SCRIPT, COPY_SCRIPT_HASH } from './copy-script';
 import { NOTICES, type NoticeCode } from './notices';
 
-export type NavItem = 'home' | 'credentials' | 'webhooks';
+export type NavItem = 'home' | 'credentials' | 'webhooks' | 'events';
 
 export interface PanelView {
   title: string;
@@ -36,6 +36,7 @@ function navigation(context: PanelContext, current: NavItem | undefined): Html {
   const items: Array<[NavItem, string, string]> = [['home', 'Overview', panelPath()]];
   if (mayManageCredentials(context.user.role)) items.push(['credentials', 'API credentials', panelPath('credentials')]);
   if (mayManageWebhooks(context.user.role)) items.push(['webhooks', 'Settings · Webhooks', panelPath('webhooks')]);
+  items.push(['events', 'Webhook event log', panelPath('webhook-events')]);
   return html`<nav class="site-nav" aria-label="Main"><ul>${items.map(
     ([key, label, href]) => html`<li><a href="${href}"${key === current ? html` aria-current="page"` : html``}>${label}</a></li>`,
   )}</ul></nav>`;

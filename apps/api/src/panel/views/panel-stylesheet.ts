@@ -76,6 +76,12 @@ td ul { margin: 0; padding-left: 1rem; }
 .success-rate.ok { color: #166534; }
 .success-rate.bad { color: #b42318; }
 .success-rate.muted { color: #4b5563; font-weight: 400; font-style: italic; }
+.filter-fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0 1rem; }
+select, input[type="datetime-local"] { display: block; width: 100%; font: inherit; padding: .45rem; margin-top: .25rem; border: 1px solid #6b7280; border-radius: 4px; background: #fff; }
+.pager ul { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; padding: 0; margin: 1rem 0; }
+.pager a { display: inline-block; padding: .35rem 0; }
+pre.payload { background: #0f172a; color: #f8fafc; padding: 1rem; border-radius: 6px; overflow: auto; max-height: 32rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.payload code { font-size: .85rem; }
 footer { max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #4b5563; font-size: .85rem; }
 @media (max-width: 48rem) {
   .who { margin-left: 0; }

@@ -36,7 +36,7 @@ export function endpointListView(endpoints: WebhookEndpointView[], successRates 
     title: 'Settings · Webhooks',
     body: html`<h1>Settings · Webhooks</h1>
 <p>Webhook endpoints receive your company's events as signed HTTPS POST requests. Each endpoint receives only the event types it subscribes to. After 20 failed delivery attempts in a row an endpoint is disabled automatically; you re-enable it here.</p>
-<p><a class="button" href="${panelPath('webhooks', 'new')}">Add an endpoint</a></p>
+<p><a class="button" href="${panelPath('webhooks', 'new')}">Add an endpoint</a> <a href="${panelPath('webhook-events')}">Webhook event log</a></p>
 ${endpoints.length === 0
   ? html`<p class="empty">No webhook endpoints yet.</p>`
   : html`<div class="table-wrap"><table class="responsive"><caption>Endpoints (${endpoints.length})</caption>

@@ -1,0 +1,76 @@
+import { EVENT_LOG_TYPES, type EventLogFilter, isEventOutcome } from '@app/webhooks';
+import type { FieldProblem } from '../views/form-parts';
+
+/** What the filter form sent, as typed (echoed back into the form). */
+export interface EventLogFilterInput {
+  type: string;
+  outcome: string;
+  from: string;
+  to: string;
+}
+
+export interface ParsedEventLogFilter {
+  input: EventLogFilterInput;
+  filter: EventLogFilter;
+  problems: FieldProblem[];
+}
+
+/** `datetime-local` (no zone: the panel shows UTC, so it is read as UTC) or ISO 8601 with a zone. */
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
+const ZONED_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+/** A point in time typed into the form, or null when it is not one (2026-02-30 is not). */
+export function parseFilterTime(value: string): Date | null {
+  const match = LOCAL_TIME.exec(value) ?? ZONED_TIME.exec(value) ?? DATE_ONLY.exec(value);
+  if (!match) return null;
+  const [, year, month, day, hour = '00', minute = '00', second = '00'] = match;
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)));
+  // Date.UTC rolls 30 February over into March: the fields must survive the round trip.
+  if (
+    calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day) ||
+    calendar.getUTCHours() !== Number(hour) || calendar.getUTCMinutes() !== Number(minute) || calendar.getUTCSeconds() !== Number(second)
+  ) {
+    return null;
+  }
+  if (Number(year) < 1970) return null;
+  const at = LOCAL_TIME.test(value) ? new Date(`${value}Z`) : DATE_ONLY.test(value) ? calendar : new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+const TIME_HINT = 'Enter a date and time like 2026-11-26T08:00 (UTC).';
+
+/**
+ * The event log's filters from the query string. Empty fields mean "any"; anything else that is
+ * not a known value is a problem named by its field (a 400 page with the form, never a 500).
+ */
+export function parseEventLogFilter(query: Record<string, unknown>): ParsedEventLogFilter {
+  const input: EventLogFilterInput = { type: text(query.type), outcome: text(query.outcome), from: text(query.from), to: text(query.to) };
+  const problems: FieldProblem[] = [];
+  for (const field of ['type', 'outcome', 'from', 'to'] as const) {
+    if (query[field] !== undefined && typeof query[field] !== 'string') problems.push({ field, message: 'Give this filter once.' });
+  }
+  const type = input.type === '' ? null : input.type;
+  if (type !== null && !EVENT_LOG_TYPES.includes(type)) problems.push({ field: 'type', message: 'Choose an event type from the list.' });
+  const outcome = input.outcome === '' ? null : input.outcome;
+  if (outcome !== null && !isEventOutcome(outcome)) problems.push({ field: 'outcome', message: 'Choose a delivery outcome from the list.' });
+  const from = input.from === '' ? null : parseFilterTime(input.from);
+  if (input.from !== '' && from === null) problems.push({ field: 'from', message: `The start is not a date and time. ${TIME_HINT}` });
+  const to = input.to === '' ? null : parseFilterTime(input.to);
+  if (input.to !== '' && to === null) problems.push({ field: 'to', message: `The end is not a date and time. ${TIME_HINT}` });
+  if (from && to && from.getTime() >= to.getTime()) problems.push({ field: 'to', message: 'The end must be later than the start.' });
+  const filter: EventLogFilter = {
+    type: problems.some((p) => p.field === 'type') ? null : type,
+    outcome: outcome !== null && isEventOutcome(outcome) ? outcome : null,
+    from,
+    to,
+  };
+  return { input, filter, problems: dedupe(problems) };
+}
+
+function dedupe(problems: FieldProblem[]): FieldProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
+}
