@@ -69,3 +69,13 @@ export function servicesCpuSeconds(): number | null {
   }
   return ticks / ticksPerSecond();
 }
+
+/** utime + stime of each of these processes that is still running, in seconds (exited ones are left out). */
+export function cpuSecondsByPid(pids: readonly number[]): Map<number, number> {
+  const result = new Map<number, number>();
+  for (const pid of pids) {
+    const stat = readStat(pid);
+    if (stat) result.set(pid, stat.own / ticksPerSecond());
+  }
+  return result;
+}
