@@ -1,6 +1,7 @@
 import type { AccountId } from '@app/vocabulary';
 import { createWebhookEndpoint, webhookEndpointsAvailable } from '../adapters/webhooks.adapter';
 import { cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
+import { residentNow } from '../harness/proc-stats';
 import { Receiver } from '../harness/receiver';
 import type { ResultRow } from '../harness/report';
 import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
@@ -73,7 +74,8 @@ export const webhookTenants: Scenario = {
           const size = sizes[(i + r) % sizes.length];
           const run = await round(size, events);
           size.runs.push(run);
-          ctx.log(`  round ${r + 1}/${ctx.options.rounds} ${String(size.endpoints).padStart(4)} endpoints: ${describe(run)}`);
+          const dispatcher = residentNow(ctx.dispatcher?.pid ?? 0);
+          ctx.log(`  round ${r + 1}/${ctx.options.rounds} ${String(size.endpoints).padStart(4)} endpoints: ${describe(run)}; dispatcher RSS ${dispatcher.rssMb.toFixed(0)} MB, ${dispatcher.fds} fds`);
         }
       }
       await assertDeliveredOnce(ctx, sizes);
@@ -121,7 +123,7 @@ function rows(ctx: BenchContext, sizes: Size[], events: number): ResultRow[] {
       cpu: { per: 'delivery', project: cpu, baseline: reference },
       rounds: size.runs.length,
       samples: { project: size.runs.map((r) => r.value), baseline: [] },
-      note: `ratio = CPU per delivery (dispatcher + api outbox relay) over tenants-${sizes[0].endpoints}'s (its baseline CPU column); CPU-ms per round: ${size.runs.map((r) => ((r.cpuSeconds / r.units) * 1000).toFixed(3)).join(', ')}`,
+      note: `ratio = CPU per delivery (dispatcher + api outbox relay) over tenants-${sizes[0].endpoints}'s (its baseline CPU column); over tenants-${sizes[1].endpoints}'s (same global concurrency): ${(cpu / cpuPerUnit(sizes[1].runs)).toFixed(2)}; CPU-ms per round: ${size.runs.map((r) => ((r.cpuSeconds / r.units) * 1000).toFixed(3)).join(', ')}`,
     });
     for (const key of ['databaseCpu', 'servicesCpu'] as const) {
       const row = servicesCpuRow(scenario, 'delivery', { project: size.runs, baseline: [] }, key);
