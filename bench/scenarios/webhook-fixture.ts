@@ -6,8 +6,8 @@ import type { SideRun } from '../harness/alternate';
 import { dispatcherBuilt } from '../harness/apps';
 import { Receiver } from '../harness/receiver';
 import { nowMs, sleep } from '../harness/stats';
-import { createWebhookEndpoint, type BenchEndpoint } from '../adapters/webhooks.adapter';
-import type { BenchContext } from './scenario';
+import { createWebhookEndpoint, webhookEndpointsAvailable, type BenchEndpoint } from '../adapters/webhooks.adapter';
+import type { BenchContext, Scenario } from './scenario';
 
 export const epochNow = (): number => performance.timeOrigin + performance.now();
 
@@ -15,6 +15,17 @@ export function webhookFeatureMissing(ctx: BenchContext, endpointsService: boole
   if (!dispatcherBuilt(ctx.root) || !ctx.dispatcher) return 'feature not landed: no dist/apps/dispatcher/src/main.js';
   if (!endpointsService) return 'feature landed, adapter not wired: bench/adapters/webhooks.adapter.ts';
   return null;
+}
+
+/** `prepare` and `unavailable` of a scenario that registers endpoints: it needs the dispatcher and the endpoints service built. */
+export function webhookFeatureGate(): Required<Pick<Scenario, 'prepare' | 'unavailable'>> {
+  let endpointsService = false;
+  return {
+    async prepare(ctx: BenchContext): Promise<void> {
+      endpointsService = await webhookEndpointsAvailable(ctx.root);
+    },
+    unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
+  };
 }
 
 /** A receiver with `count` servers and one endpoint per server, subscribed to `events`. */

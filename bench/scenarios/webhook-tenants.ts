@@ -1,5 +1,5 @@
 import type { AccountId } from '@app/vocabulary';
-import { createWebhookEndpoint, webhookEndpointsAvailable } from '../adapters/webhooks.adapter';
+import { createWebhookEndpoint } from '../adapters/webhooks.adapter';
 import { cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import { residentNow } from '../harness/proc-stats';
 import { Receiver } from '../harness/receiver';
@@ -7,7 +7,7 @@ import type { ResultRow } from '../harness/report';
 import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
 import { createAccount } from '../seed/tenant';
 import type { BenchContext, Scenario } from './scenario';
-import { deliverRound, webhookFeatureMissing } from './webhook-fixture';
+import { deliverRound, webhookFeatureGate } from './webhook-fixture';
 
 /** Endpoints in all, per size; each account has ENDPOINTS_PER_ACCOUNT of them. */
 export const TENANT_SIZES = [10, 100, 1000] as const;
@@ -16,8 +16,6 @@ const ENDPOINTS_PER_ACCOUNT = 10;
 const MAX_CPU_RATIO = 1.2;
 const MIN_DELIVERIES_PER_SECOND = 1000;
 const TARGET = `CPU per delivery ≤ ${MAX_CPU_RATIO} × tenants-10's; ≥ 1,000 deliveries/s`;
-
-let endpointsService = false;
 
 interface Size {
   endpoints: number;
@@ -38,10 +36,7 @@ interface Size {
 export const webhookTenants: Scenario = {
   name: 'tenants',
   target: TARGET,
-  async prepare(ctx: BenchContext): Promise<void> {
-    endpointsService = await webhookEndpointsAvailable(ctx.root);
-  },
-  unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
+  ...webhookFeatureGate(),
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const origins = TENANT_SIZES.reduce((sum, endpoints) => sum + endpoints / ENDPOINTS_PER_ACCOUNT, 0);
     const receiver = await Receiver.start(ctx.root, ctx.tls, origins);

@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { webhookEndpointsAvailable } from '../adapters/webhooks.adapter';
 import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import type { ResultRow } from '../harness/report';
 import { runJson } from '../harness/run-json';
 import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
 import type { BenchContext, Scenario } from './scenario';
-import { alarmData, deliverRound, receiverWithEndpoints, webhookFeatureMissing } from './webhook-fixture';
+import { alarmData, deliverRound, receiverWithEndpoints, webhookFeatureGate } from './webhook-fixture';
 
 const TARGET = '≥ 1,000 deliveries/s and ratio ≥ 0.7';
 const ENDPOINTS = 10;
 /** The dispatcher's default WEBHOOK_CONCURRENCY_PER_ENDPOINT; the baseline uses the same. */
 const PER_ENDPOINT = 4;
-
-let endpointsService = false;
 
 /**
  * Events committed through the outbox → relay → RabbitMQ → dispatcher → signed HTTPS POSTs to 10
@@ -23,10 +20,7 @@ let endpointsService = false;
 export const webhooks: Scenario = {
   name: 'webhooks',
   target: TARGET,
-  async prepare(ctx: BenchContext): Promise<void> {
-    endpointsService = await webhookEndpointsAvailable(ctx.root);
-  },
-  unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
+  ...webhookFeatureGate(),
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const dispatcher = ctx.dispatcher;
     if (!dispatcher) throw new Error('no dispatcher');
