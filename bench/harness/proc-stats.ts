@@ -29,6 +29,12 @@ export function peakRssMb(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
+/** Resident set size now (VmRSS) of a live process, in MB, and how many file descriptors it holds (sockets included). */
+export function residentNow(pid: number): { rssMb: number; fds: number } {
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return { rssMb: match ? Number(match[1]) / 1024 : Number.NaN, fds: readdirSync(`/proc/${pid}/fd`).length };
+}
+
 interface ProcStat {
   pid: number;
   comm: string;
@@ -68,4 +74,14 @@ export function servicesCpuSeconds(): number | null {
     if (s.comm === 'postgres' && !postgresPids.has(s.ppid)) ticks += s.reaped; // the postmaster
   }
   return ticks / ticksPerSecond();
+}
+
+/** utime + stime of each of these processes that is still running, in seconds (exited ones are left out). */
+export function cpuSecondsByPid(pids: readonly number[]): Map<number, number> {
+  const result = new Map<number, number>();
+  for (const pid of pids) {
+    const stat = readStat(pid);
+    if (stat) result.set(pid, stat.own / ticksPerSecond());
+  }
+  return result;
 }

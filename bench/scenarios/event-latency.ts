@@ -1,13 +1,10 @@
-import { webhookEndpointsAvailable } from '../adapters/webhooks.adapter';
 import type { ResultRow } from '../harness/report';
 import { nowMs, percentile, sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
-import { epochNow, publishEvent, receiverWithEndpoints, webhookFeatureMissing } from './webhook-fixture';
+import { epochNow, publishEvent, receiverWithEndpoints, webhookFeatureGate } from './webhook-fixture';
 
 const RATE_PER_SECOND = 100;
 const ARRIVAL_TIMEOUT_MS = 30_000;
-
-let endpointsService = false;
 
 /**
  * Commit → receipt: events committed through the outbox at a steady 100/s, each delivered to
@@ -17,10 +14,7 @@ let endpointsService = false;
 export const eventLatency: Scenario = {
   name: 'event-latency',
   target: 'p50 ≤ 50 ms, p99 ≤ 250 ms',
-  async prepare(ctx: BenchContext): Promise<void> {
-    endpointsService = await webhookEndpointsAvailable(ctx.root);
-  },
-  unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
+  ...webhookFeatureGate(),
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     // Its own event type, so that the webhooks scenario's endpoints do not receive these.
     const { receiver } = await receiverWithEndpoints(ctx, 1, ['alarm.resolved'], '/latency');

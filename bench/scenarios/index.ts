@@ -5,7 +5,9 @@ import { ingest } from './ingest';
 import type { Scenario } from './scenario';
 import { telemetryBucket } from './telemetry-bucket';
 import { telemetryRead } from './telemetry-read';
+import { webhookClaimCost } from './webhook-claim-cost';
+import { webhookTenants } from './webhook-tenants';
 import { webhooks } from './webhooks';
 
 /** In run order; `memory` is reported after all of them (see memory.ts). */
-export const SCENARIOS: readonly Scenario[] = [apiList, apiDetail, telemetryRead, telemetryBucket, ingest, webhooks, eventLatency];
+export const SCENARIOS: readonly Scenario[] = [apiList, apiDetail, telemetryRead, telemetryBucket, ingest, webhooks, webhookTenants, webhookClaimCost, eventLatency];

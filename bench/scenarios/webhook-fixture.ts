@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
+import type { AccountId } from '@app/vocabulary';
+import type { SideRun } from '../harness/alternate';
 import { dispatcherBuilt } from '../harness/apps';
 import { Receiver } from '../harness/receiver';
-import { createWebhookEndpoint, type BenchEndpoint } from '../adapters/webhooks.adapter';
-import type { BenchContext } from './scenario';
+import { nowMs, sleep } from '../harness/stats';
+import { createWebhookEndpoint, webhookEndpointsAvailable, type BenchEndpoint } from '../adapters/webhooks.adapter';
+import type { BenchContext, Scenario } from './scenario';
 
 export const epochNow = (): number => performance.timeOrigin + performance.now();
 
@@ -12,6 +15,17 @@ export function webhookFeatureMissing(ctx: BenchContext, endpointsService: boole
   if (!dispatcherBuilt(ctx.root) || !ctx.dispatcher) return 'feature not landed: no dist/apps/dispatcher/src/main.js';
   if (!endpointsService) return 'feature landed, adapter not wired: bench/adapters/webhooks.adapter.ts';
   return null;
+}
+
+/** `prepare` and `unavailable` of a scenario that registers endpoints: it needs the dispatcher and the endpoints service built. */
+export function webhookFeatureGate(): Required<Pick<Scenario, 'prepare' | 'unavailable'>> {
+  let endpointsService = false;
+  return {
+    async prepare(ctx: BenchContext): Promise<void> {
+      endpointsService = await webhookEndpointsAvailable(ctx.root);
+    },
+    unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
+  };
 }
 
 /** A receiver with `count` servers and one endpoint per server, subscribed to `events`. */
@@ -45,8 +59,47 @@ export function alarmData(ctx: BenchContext, n: number): Record<string, unknown>
   };
 }
 
-/** One domain event through the transactional outbox, as the api writes them. */
-export function publishEvent(manager: EntityManager, ctx: BenchContext, type: EventType, n: number): Promise<EventEnvelope> {
+/** One domain event through the transactional outbox, as the api writes them (the bench tenant's unless `accountId`). */
+export function publishEvent(manager: EntityManager, ctx: BenchContext, type: EventType, n: number, accountId: AccountId = ctx.tenant.accountId): Promise<EventEnvelope> {
   const data = alarmData(ctx, n);
-  return writeOutboxEvent(manager, { accountId: ctx.tenant.accountId, type, aggregateType: 'alarm', aggregateId: String(data.id), data });
+  return writeOutboxEvent(manager, { accountId, type, aggregateType: 'alarm', aggregateId: String(data.id), data });
+}
+
+const EVENTS_PER_TRANSACTION = 250;
+const DELIVERY_TIMEOUT_MS = 300_000;
+
+/**
+ * One measured round of the durable pipeline: `events` alarm.created events committed through
+ * the outbox (250 per transaction; event n belongs to `accountOf(n)`), relayed by the api and
+ * delivered by the dispatcher, until the receiver has counted `expected` requests. The figure is
+ * deliveries/s; the CPU is the dispatcher's plus the api's (its outbox relay).
+ */
+export async function deliverRound(
+  ctx: BenchContext,
+  receiver: Receiver,
+  events: number,
+  expected: number,
+  accountOf: (n: number) => AccountId = () => ctx.tenant.accountId,
+  label = 'webhooks',
+): Promise<SideRun> {
+  const dispatcher = ctx.dispatcher;
+  if (!dispatcher) throw new Error('no dispatcher');
+  await receiver.reset();
+  const cpu = dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds();
+  const start = nowMs();
+  for (let first = 0; first < events; first += EVENTS_PER_TRANSACTION) {
+    await ctx.db.transaction(async (manager) => {
+      for (let n = first; n < Math.min(events, first + EVENTS_PER_TRANSACTION); n++) await publishEvent(manager, ctx, 'alarm.created', n, accountOf(n));
+    });
+  }
+  let received = 0;
+  for (; received < expected; received = await receiver.count()) {
+    if (nowMs() - start > DELIVERY_TIMEOUT_MS) throw new Error(`${label}: ${received} of ${expected} deliveries after ${DELIVERY_TIMEOUT_MS} ms`);
+    dispatcher.assertRunning();
+    await sleep(50);
+  }
+  const ms = nowMs() - start;
+  // Each (event, endpoint) once in the steady state: more requests than deliveries are duplicates.
+  if (received > expected) throw new Error(`${label}: the receiver counted ${received} requests for ${expected} deliveries`);
+  return { value: expected / (ms / 1000), cpuSeconds: dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds() - cpu, units: expected };
 }

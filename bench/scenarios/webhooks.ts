@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { webhookEndpointsAvailable } from '../adapters/webhooks.adapter';
 import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import type { ResultRow } from '../harness/report';
 import { runJson } from '../harness/run-json';
 import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
-import { nowMs, sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
-import { alarmData, publishEvent, receiverWithEndpoints, webhookFeatureMissing } from './webhook-fixture';
+import { alarmData, deliverRound, receiverWithEndpoints, webhookFeatureGate } from './webhook-fixture';
 
 const TARGET = '≥ 1,000 deliveries/s and ratio ≥ 0.7';
 const ENDPOINTS = 10;
 /** The dispatcher's default WEBHOOK_CONCURRENCY_PER_ENDPOINT; the baseline uses the same. */
 const PER_ENDPOINT = 4;
-const EVENTS_PER_TRANSACTION = 250;
-const DELIVERY_TIMEOUT_MS = 300_000;
-
-let endpointsService = false;
 
 /**
  * Events committed through the outbox → relay → RabbitMQ → dispatcher → signed HTTPS POSTs to 10
@@ -26,33 +20,13 @@ let endpointsService = false;
 export const webhooks: Scenario = {
   name: 'webhooks',
   target: TARGET,
-  async prepare(ctx: BenchContext): Promise<void> {
-    endpointsService = await webhookEndpointsAvailable(ctx.root);
-  },
-  unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
+  ...webhookFeatureGate(),
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const dispatcher = ctx.dispatcher;
     if (!dispatcher) throw new Error('no dispatcher');
     const { receiver, endpoints } = await receiverWithEndpoints(ctx, ENDPOINTS, ['alarm.created'], '/hooks');
     try {
-      const project = withServicesCpu(async (events: number): Promise<SideRun> => {
-        await receiver.reset();
-        const expected = events * endpoints.length;
-        const cpu = dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds();
-        const start = nowMs();
-        for (let first = 0; first < events; first += EVENTS_PER_TRANSACTION) {
-          await ctx.db.transaction(async (manager) => {
-            for (let n = first; n < Math.min(events, first + EVENTS_PER_TRANSACTION); n++) await publishEvent(manager, ctx, 'alarm.created', n);
-          });
-        }
-        for (let received = 0; received < expected; received = await receiver.count()) {
-          if (nowMs() - start > DELIVERY_TIMEOUT_MS) throw new Error(`webhooks: ${received} of ${expected} deliveries after ${DELIVERY_TIMEOUT_MS} ms`);
-          dispatcher.assertRunning();
-          await sleep(50);
-        }
-        const ms = nowMs() - start;
-        return { value: expected / (ms / 1000), cpuSeconds: dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds() - cpu, units: expected };
-      });
+      const project = withServicesCpu((events: number): Promise<SideRun> => deliverRound(ctx, receiver, events, events * endpoints.length));
 
       const baseline = withServicesCpu(async (events: number): Promise<SideRun> => {
         await receiver.reset();

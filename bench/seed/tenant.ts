@@ -9,10 +9,16 @@ export interface BenchTenant {
   clientSecret: string;
 }
 
-/** An active customer account and an all-scope credential for it (secret hashed like any other). */
-export async function createTenant(db: DataSource, name: string): Promise<BenchTenant> {
+/** An active customer account, without credentials (tenants that only receive webhooks). */
+export async function createAccount(db: DataSource, name: string): Promise<AccountId> {
   const accountId = toAccountId(randomUUID());
   await db.query(`INSERT INTO accounts (id, name, kind, status) VALUES ($1, $2, 'customer', 'active')`, [accountId, name]);
+  return accountId;
+}
+
+/** An active customer account and an all-scope credential for it (secret hashed like any other). */
+export async function createTenant(db: DataSource, name: string): Promise<BenchTenant> {
+  const accountId = await createAccount(db, name);
   const credential = await new CredentialsService(db).create({ name: `${name} credential`, accountIds: [accountId] });
   return { accountId, clientId: credential.client_id, clientSecret: credential.client_secret };
 }
