@@ -65,7 +65,11 @@ export const webhookClaimCost: Scenario = {
           const claimOnce = async (): Promise<number> => {
             await runner.query('SAVEPOINT claim');
             const start = nowMs();
-            const rows = await claimDueDeliveries(runner.manager, claim.limit, PER_ENDPOINT, new Map(), LEASE_MS, { perAccount: PER_ACCOUNT, busyAccounts: new Map() });
+            const rows = await claimDueDeliveries(runner.manager, 'bench-claim-cost', claim.limit, PER_ENDPOINT, new Map(), LEASE_MS, {
+              perAccount: PER_ACCOUNT,
+              busyAccounts: new Map(),
+              released: [],
+            });
             const ms = nowMs() - start;
             await runner.query('ROLLBACK TO SAVEPOINT claim');
             if (rows.length !== expectedRows(endpoints, claim.limit)) throw new Error(`claim returned ${rows.length} rows, expected ${expectedRows(endpoints, claim.limit)}`);
