@@ -1,13 +1,10 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@app/config';
-import { aisTopology, ingestTopology } from '@app/domain';
-import { eventBrokerNames } from './adapters/webhooks.adapter';
 import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
 import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
-import { deleteBrokerNames } from './harness/broker';
+import { benchAppEnv, deleteRunBrokerNames } from './harness/app-env';
 import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
 import { parseOptions } from './harness/options';
@@ -59,14 +56,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   cleanup.add('close the harness connection', () => db.destroy());
 
   const amqpPrefix = uniqueName('cc_bench');
-  cleanup.add(`delete broker names ${amqpPrefix}.*`, async () => {
-    const feeds = [ingestTopology(amqpPrefix), aisTopology(amqpPrefix)];
-    const events = await eventBrokerNames(root, amqpPrefix);
-    await deleteBrokerNames(options.amqpUrl, {
-      queues: [...feeds.flatMap((feed) => [feed.queue, feed.deadLetterQueue]), ...events.queues],
-      exchanges: [...feeds.flatMap((feed) => [feed.exchange, feed.deadLetterExchange]), ...events.exchanges],
-    });
-  });
+  cleanup.add(`delete broker names ${amqpPrefix}.*`, () => deleteRunBrokerNames(root, options.amqpUrl, amqpPrefix));
   const tls = makeTestCertificates();
   cleanup.add('remove test certificates', () => Promise.resolve(removeCertificates(tls)));
 
@@ -81,21 +71,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   await seedMinutePoints(db, devices[0], telemetryWindow.from, 30 * 24 * 60);
   await db.query('ANALYZE');
 
-  const appEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    AMQP_URL: options.amqpUrl,
-    AMQP_PREFIX: amqpPrefix,
-    JWT_SIGNING_KEYS: `bench:${randomBytes(32).toString('hex')}`,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    TOKEN_RATE_LIMIT_PER_MINUTE: '10000',
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-    NODE_EXTRA_CA_CERTS: tls.caFile,
-  };
+  const appEnv = benchAppEnv(databaseUrl, options.amqpUrl, amqpPrefix, tls.caFile);
   const config = loadConfig({ ...appEnv, PUBLIC_BASE_URL: 'http://127.0.0.1' });
 
   log(`starting the api${options.profile ? ' under --cpu-prof' : ''}, the baseline${dispatcherBuilt(root) ? ' and the dispatcher' : ''}`);

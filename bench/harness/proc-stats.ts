@@ -29,6 +29,14 @@ export function peakRssMb(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
+/** Current resident set size (VmRSS) of a live process, in MB (2^20 bytes). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
 interface ProcStat {
   pid: number;
   comm: string;
