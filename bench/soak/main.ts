@@ -128,7 +128,7 @@ async function run(options: SoakOptions, cleanup: Cleanup): Promise<void> {
 
   // ---------------------------------------------------------------------------------- capacity
   const fixed = options.rateReads !== null && options.rateIngest !== null && options.rateEvents !== null;
-  let capacity: { reads_per_s: number; points_per_s: number; deliveries_per_s: number; seconds: number } | null = null;
+  let capacity: { reads_per_s: number; points_per_s: number; deliveries_per_s: number; seconds: number; load1: number } | null = null;
   if (!fixed) {
     log(`capacity: reads (closed loop, ${READ_CONNECTIONS} connections), ingestion and webhook deliveries all at once for ${options.capacitySeconds} s`);
     const capRef: CollectorRef = { current: emptyCollector() };
@@ -151,8 +151,9 @@ async function run(options: SoakOptions, cleanup: Cleanup): Promise<void> {
       points_per_s: (storedAfter - storedBefore) / seconds,
       deliveries_per_s: (deliveredAfter - deliveredBefore) / seconds,
       seconds: Math.round(seconds),
+      load1: Math.round(loadavg()[0] * 100) / 100,
     };
-    log(`capacity together: ${capacity.reads_per_s.toFixed(0)} reads/s, ${capacity.points_per_s.toFixed(0)} points/s, ${capacity.deliveries_per_s.toFixed(0)} deliveries/s; ${c.readNon2xx + c.readErrors} read errors`);
+    log(`capacity together: ${capacity.reads_per_s.toFixed(0)} reads/s, ${capacity.points_per_s.toFixed(0)} points/s, ${capacity.deliveries_per_s.toFixed(0)} deliveries/s; ${c.readNon2xx + c.readErrors} read errors; load ${capacity.load1}`);
     await drain(log, DRAIN_TIMEOUT_MS, queued, stored, () => feed.published, () => receiver.count(), () => events.committed * endpoints.length, assertAlive);
   }
   const rates = {
