@@ -3,11 +3,12 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@app/config';
 import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
-import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
-import { benchAppEnv, deleteRunBrokerNames } from './harness/app-env';
+import { serverVersion } from './harness/bench-database';
+import { benchAppEnv } from './harness/app-env';
 import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
 import { parseOptions } from './harness/options';
+import { openRunResources } from './harness/run-resources';
 import { summarizeProfile } from './harness/profile';
 import { compareLayers } from './harness/profile-layers';
 import { failed, machineLine, markdownTable, skipped, writeReport, type ResultRow } from './harness/report';
@@ -17,7 +18,6 @@ import { createTenant, fetchToken } from './seed/tenant';
 import { SCENARIOS } from './scenarios';
 import { memoryRows } from './scenarios/memory';
 import type { BenchContext } from './scenarios/scenario';
-import { makeTestCertificates, removeCertificates } from './support/certificates';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -48,17 +48,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
   const machine = machineInfo(await serverVersion(options.adminUrl));
 
-  const databaseName = uniqueName('cc_bench');
-  const databaseUrl = await createDatabase(options.adminUrl, databaseName);
-  cleanup.add(`drop database ${databaseName}`, () => dropDatabase(options.adminUrl, databaseName));
-  log(`database ${databaseName}: migrating`);
-  const db = await openMigrated(databaseUrl);
-  cleanup.add('close the harness connection', () => db.destroy());
-
-  const amqpPrefix = uniqueName('cc_bench');
-  cleanup.add(`delete broker names ${amqpPrefix}.*`, () => deleteRunBrokerNames(root, options.amqpUrl, amqpPrefix));
-  const tls = makeTestCertificates();
-  cleanup.add('remove test certificates', () => Promise.resolve(removeCertificates(tls)));
+  const { db, databaseUrl, amqpPrefix, tls } = await openRunResources(root, options.adminUrl, options.amqpUrl, 'cc_bench', cleanup, log);
 
   log('seeding: tenants, devices, 30 days of one-minute telemetry');
   const ownedSince = new Date(now - 120 * DAY_MS);
