@@ -23,7 +23,7 @@ import { renderTimeChart } from './chart';
 import { EventFeed, IngestFeed, saturateEvents, saturateIngest, startReads, steadyEvents, steadyIngest, type CollectorRef } from './loads';
 import { parseSoakOptions, SOAK_USAGE, type SoakOptions } from './options';
 import { soakChart, verdictLines, windowsTable } from './report';
-import { emptyCollector, halfOf, summarizeWindow, verdict, warmupWindows, type ErrorTally, type ProcessReadings, type SoakWindow } from './windows';
+import { emptyCollector, gaugeValue, halfOf, summarizeWindow, verdict, warmupWindows, type ErrorTally, type ProcessReadings, type SoakWindow } from './windows';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -158,8 +158,18 @@ async function run(options: SoakOptions, cleanup: Cleanup): Promise<void> {
   // ------------------------------------------------------------------------------------ steady
   await receiver.take(); // latency samples start with the steady run
   let lastTotal = await receiver.count();
+  const heapUsedMb = async (): Promise<number | null> => {
+    if (!api.opsOrigin) return null;
+    try {
+      const bytes = gaugeValue(await (await fetch(`${api.opsOrigin}/metrics`)).text(), 'nodejs_heap_size_used_bytes');
+      return bytes === null ? null : bytes / 2 ** 20;
+    } catch {
+      return null;
+    }
+  };
   const readings = async (): Promise<ProcessReadings> => ({
     apiRssMb: api.process.rssMb(),
+    apiHeapUsedMb: await heapUsedMb(),
     dispatcherRssMb: dispatcher.rssMb(),
     apiCpuS: api.process.cpuSeconds(),
     dispatcherCpuS: dispatcher.cpuSeconds(),
@@ -213,7 +223,7 @@ async function run(options: SoakOptions, cleanup: Cleanup): Promise<void> {
       previous = current;
       windowStart = end;
       log(
-        `window ${i + 1}/${total}${w.warmup ? ' (warm-up)' : ''}: ${w.reads_per_s.toFixed(0)} reads/s p99 ${w.read_p99_ms ?? '—'} ms, ${w.read_errors} errors; ${w.points_per_s.toFixed(0)} points/s, backlog ${w.ingest_backlog_messages}; ${w.deliveries_per_s.toFixed(0)} deliveries/s, event p99 ${w.event_p99_ms ?? '—'} ms; RSS api ${w.api_rss_mb} MB, dispatcher ${w.dispatcher_rss_mb} MB; CPU ${w.api_cpu_pct}/${w.dispatcher_cpu_pct}/${w.services_cpu_pct ?? '—'} %; load ${w.load1}`,
+        `window ${i + 1}/${total}${w.warmup ? ' (warm-up)' : ''}: ${w.reads_per_s.toFixed(0)} reads/s p99 ${w.read_p99_ms ?? '—'} ms, ${w.read_errors} errors; ${w.points_per_s.toFixed(0)} points/s, backlog ${w.ingest_backlog_messages}; ${w.deliveries_per_s.toFixed(0)} deliveries/s, event p99 ${w.event_p99_ms ?? '—'} ms; RSS api ${w.api_rss_mb} MB (heap used ${w.api_heap_used_mb ?? '—'} MB), dispatcher ${w.dispatcher_rss_mb} MB; CPU ${w.api_cpu_pct}/${w.dispatcher_cpu_pct}/${w.services_cpu_pct ?? '—'} %; load ${w.load1}`,
       );
       writeResults({ ...runInfo(), windows, complete: false });
     } catch (error) {

@@ -5,7 +5,7 @@ const cell = (value: number | null, digits = 1): string => (value === null ? 'â€
 
 /** The windows as a markdown table (BENCHMARKS.md "Soak", the end of the run's stdout). */
 export function windowsTable(windows: readonly SoakWindow[]): string {
-  const header = ['window', 't (min)', 'reads/s', 'read p50 / p99 (ms)', 'read errors', 'points/s', 'ingest backlog (msgs)', 'deliveries/s', 'event p50 / p99 (ms)', 'api RSS (MB)', 'dispatcher RSS (MB)', 'CPU % api / dispatcher / PG+MQ', 'load (1 min)'];
+  const header = ['window', 't (min)', 'reads/s', 'read p50 / p99 (ms)', 'read errors', 'points/s', 'ingest backlog (msgs)', 'deliveries/s', 'event p50 / p99 (ms)', 'api RSS / heap used (MB)', 'dispatcher RSS (MB)', 'CPU % api / dispatcher / PG+MQ', 'load (1 min)'];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const w of windows) {
     lines.push(
@@ -19,7 +19,7 @@ export function windowsTable(windows: readonly SoakWindow[]): string {
         String(w.ingest_backlog_messages),
         cell(w.deliveries_per_s, 0),
         `${cell(w.event_p50_ms)} / ${cell(w.event_p99_ms)}`,
-        cell(w.api_rss_mb, 0),
+        `${cell(w.api_rss_mb, 0)} / ${cell(w.api_heap_used_mb ?? null, 0)}`,
         cell(w.dispatcher_rss_mb, 0),
         `${cell(w.api_cpu_pct, 0)} / ${cell(w.dispatcher_cpu_pct, 0)} / ${cell(w.services_cpu_pct, 0)}`,
         cell(w.load1, 2),
@@ -41,7 +41,7 @@ export function soakChart(windows: readonly SoakWindow[], title: string): TimeCh
     x: windows.map((w) => w.t_s),
     warmupUntil: warm.length > 0 ? warm[warm.length - 1].t_s : undefined,
     panels: [
-      { title: 'Resident memory', unit: 'MB', series: [{ name: 'api RSS', values: windows.map((w) => w.api_rss_mb) }, { name: 'dispatcher RSS', values: windows.map((w) => w.dispatcher_rss_mb) }] },
+      { title: 'Resident memory', unit: 'MB', series: [{ name: 'api RSS', values: windows.map((w) => w.api_rss_mb) }, { name: 'dispatcher RSS', values: windows.map((w) => w.dispatcher_rss_mb) }, { name: 'api V8 heap used', values: windows.map((w) => w.api_heap_used_mb ?? null) }] },
       {
         title: 'Latency per window',
         unit: 'ms',

@@ -31,6 +31,8 @@ export const emptyCollector = (): WindowCollector => ({
 /** Process readings taken at the end of a window. */
 export interface ProcessReadings {
   apiRssMb: number;
+  /** V8 heap in use in the api (prom-client's nodejs_heap_size_used_bytes on its ops port), null if unreadable. */
+  apiHeapUsedMb: number | null;
   dispatcherRssMb: number;
   /** CPU seconds so far (utime + stime) of each process and of PostgreSQL + RabbitMQ (null: not on this machine). */
   apiCpuS: number;
@@ -60,6 +62,7 @@ export interface SoakWindow {
   event_p50_ms: number | null;
   event_p99_ms: number | null;
   api_rss_mb: number;
+  api_heap_used_mb: number | null;
   dispatcher_rss_mb: number;
   /** CPU in % of one core over the window. */
   api_cpu_pct: number;
@@ -99,6 +102,7 @@ export function summarizeWindow(
     event_p50_ms: c.eventLatenciesMs.length > 0 ? pct(percentile(c.eventLatenciesMs, 50)) : null,
     event_p99_ms: c.eventLatenciesMs.length > 0 ? pct(percentile(c.eventLatenciesMs, 99)) : null,
     api_rss_mb: round(after.apiRssMb, 1),
+    api_heap_used_mb: after.apiHeapUsedMb === null ? null : round(after.apiHeapUsedMb, 1),
     dispatcher_rss_mb: round(after.dispatcherRssMb, 1),
     api_cpu_pct: cpuPct(before.apiCpuS, after.apiCpuS),
     dispatcher_cpu_pct: cpuPct(before.dispatcherCpuS, after.dispatcherCpuS),
@@ -177,6 +181,12 @@ function p99Check(name: string, early: number | null, late: number | null): Chec
   if (early === null || late === null) return { name: `${name} p99 stable`, pass: true, detail: 'no samples in the compared windows' };
   const pass = late <= early * P99_RATIO_LIMIT || late - early <= P99_SLACK_MS;
   return { name: `${name} p99 stable`, pass, detail: `${early.toFixed(1)} → ${late.toFixed(1)} ms (${(late / early).toFixed(2)} ×, limit ${P99_RATIO_LIMIT} × or +${P99_SLACK_MS} ms)` };
+}
+
+/** The value of an unlabelled gauge in Prometheus text exposition, or null. */
+export function gaugeValue(exposition: string, name: string): number | null {
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)`, 'm').exec(exposition);
+  return match ? Number(match[1]) : null;
 }
 
 /** The verdict over the windows (warm-up windows flagged) and the error tally. */

@@ -5,6 +5,7 @@ import {
   comparedWindows,
   dueUnits,
   emptyCollector,
+  gaugeValue,
   halfOf,
   summarizeWindow,
   verdict,
@@ -16,6 +17,7 @@ import {
 
 const readings = (over: Partial<ProcessReadings> = {}): ProcessReadings => ({
   apiRssMb: 200,
+  apiHeapUsedMb: 60,
   dispatcherRssMb: 130,
   apiCpuS: 0,
   dispatcherCpuS: 0,
@@ -45,6 +47,13 @@ describe('soak window statistics', () => {
     const w = summarizeWindow(3, 60, 10, false, c, readings({ apiCpuS: 10, dispatcherCpuS: 5, servicesCpuS: 100 }), readings({ apiCpuS: 12, dispatcherCpuS: 5.5, servicesCpuS: 103, ingestBacklog: 7 }));
     expect(w).toMatchObject({ index: 3, t_s: 60, reads_per_s: 10, read_p50_ms: 50, read_p99_ms: 99, read_errors: 7, points_per_s: 100, events_per_s: 2, deliveries_per_s: 20 });
     expect(w).toMatchObject({ event_p50_ms: 7, event_p99_ms: 9, api_cpu_pct: 20, dispatcher_cpu_pct: 5, services_cpu_pct: 30, ingest_backlog_messages: 7 });
+  });
+
+  it('reads an unlabelled gauge from Prometheus text', () => {
+    const text = '# HELP nodejs_heap_size_used_bytes Process heap size used from Node.js in bytes.\n# TYPE nodejs_heap_size_used_bytes gauge\nnodejs_heap_size_used_bytes 52428800\nnodejs_heap_size_total_bytes 8e7\n';
+    expect(gaugeValue(text, 'nodejs_heap_size_used_bytes')).toBe(52428800);
+    expect(gaugeValue(text, 'nodejs_heap_size_total_bytes')).toBe(80000000);
+    expect(gaugeValue(text, 'nodejs_external_memory_bytes')).toBeNull();
   });
 
   it('has no percentiles in a window without samples, and no services CPU off this machine', () => {
@@ -136,8 +145,8 @@ describe('soak chart and table', () => {
     expect(svg.trim().endsWith('</svg>')).toBe(true);
     expect(svg).toContain('Soak &lt;test&gt; &amp; chart');
     expect(svg).toContain('warm-up');
-    // 2 RSS + 4 latency (event p99 split in two by the gap; event p50 empty) + 2 throughput + 1 ingestion + 4 CPU
-    expect(svg.match(/<polyline/g)?.length).toBe(2 + 3 + 2 + 1 + 4 + 1);
+    // 2 RSS + heap + 4 latency (event p99 split in two by the gap; event p50 empty) + 2 throughput + 1 ingestion + 4 CPU
+    expect(svg.match(/<polyline/g)?.length).toBe(3 + 3 + 2 + 1 + 4 + 1);
     expect(svg).not.toMatch(/NaN|undefined/);
   });
 
