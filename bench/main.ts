@@ -1,16 +1,14 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@app/config';
-import { aisTopology, ingestTopology } from '@app/domain';
-import { eventBrokerNames } from './adapters/webhooks.adapter';
 import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
-import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
-import { deleteBrokerNames } from './harness/broker';
+import { serverVersion } from './harness/bench-database';
+import { benchAppEnv } from './harness/app-env';
 import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
 import { parseOptions } from './harness/options';
+import { openRunResources } from './harness/run-resources';
 import { summarizeProfile } from './harness/profile';
 import { compareLayers } from './harness/profile-layers';
 import { failed, machineLine, markdownTable, skipped, writeReport, type ResultRow } from './harness/report';
@@ -20,7 +18,6 @@ import { createTenant, fetchToken } from './seed/tenant';
 import { SCENARIOS } from './scenarios';
 import { memoryRows } from './scenarios/memory';
 import type { BenchContext } from './scenarios/scenario';
-import { makeTestCertificates, removeCertificates } from './support/certificates';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -51,24 +48,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
   const machine = machineInfo(await serverVersion(options.adminUrl));
 
-  const databaseName = uniqueName('cc_bench');
-  const databaseUrl = await createDatabase(options.adminUrl, databaseName);
-  cleanup.add(`drop database ${databaseName}`, () => dropDatabase(options.adminUrl, databaseName));
-  log(`database ${databaseName}: migrating`);
-  const db = await openMigrated(databaseUrl);
-  cleanup.add('close the harness connection', () => db.destroy());
-
-  const amqpPrefix = uniqueName('cc_bench');
-  cleanup.add(`delete broker names ${amqpPrefix}.*`, async () => {
-    const feeds = [ingestTopology(amqpPrefix), aisTopology(amqpPrefix)];
-    const events = await eventBrokerNames(root, amqpPrefix);
-    await deleteBrokerNames(options.amqpUrl, {
-      queues: [...feeds.flatMap((feed) => [feed.queue, feed.deadLetterQueue]), ...events.queues],
-      exchanges: [...feeds.flatMap((feed) => [feed.exchange, feed.deadLetterExchange]), ...events.exchanges],
-    });
-  });
-  const tls = makeTestCertificates();
-  cleanup.add('remove test certificates', () => Promise.resolve(removeCertificates(tls)));
+  const { db, databaseUrl, amqpPrefix, tls } = await openRunResources(root, options.adminUrl, options.amqpUrl, 'cc_bench', cleanup, log);
 
   log('seeding: tenants, devices, 30 days of one-minute telemetry');
   const ownedSince = new Date(now - 120 * DAY_MS);
@@ -81,21 +61,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   await seedMinutePoints(db, devices[0], telemetryWindow.from, 30 * 24 * 60);
   await db.query('ANALYZE');
 
-  const appEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    AMQP_URL: options.amqpUrl,
-    AMQP_PREFIX: amqpPrefix,
-    JWT_SIGNING_KEYS: `bench:${randomBytes(32).toString('hex')}`,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    TOKEN_RATE_LIMIT_PER_MINUTE: '10000',
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-    NODE_EXTRA_CA_CERTS: tls.caFile,
-  };
+  const appEnv = benchAppEnv(databaseUrl, options.amqpUrl, amqpPrefix, tls.caFile);
   const config = loadConfig({ ...appEnv, PUBLIC_BASE_URL: 'http://127.0.0.1' });
 
   log(`starting the api${options.profile ? ' under --cpu-prof' : ''}, the baseline${dispatcherBuilt(root) ? ' and the dispatcher' : ''}`);

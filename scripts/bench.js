@@ -2,12 +2,4 @@
 'use strict';
 // `npm run bench [-- --quick] [-- --only=api-list,ingest] [-- --profile]`: builds if needed, then
 // runs the compiled harness (bench/main.ts). Not part of `npm test`: see BENCHMARKS.md.
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { ensureBuild, root } = require('./ensure-build');
-
-ensureBuild();
-const child = spawn(process.execPath, [path.join(root, 'dist/bench/main.js'), ...process.argv.slice(2)], { stdio: 'inherit' });
-// Ctrl-C reaches the harness through the terminal's process group; it cleans up and exits.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 130 : 1)));
+require('./ensure-build').runCompiled('dist/bench/main.js');

@@ -31,5 +31,18 @@ function ensureBuild() {
   fs.writeFileSync(marker, new Date().toISOString());
 }
 
-module.exports = { ensureBuild, root };
+/**
+ * Builds if needed, then runs a compiled entry point (relative to the repository) with this
+ * process's arguments, in the foreground; exits with its status. Ctrl-C reaches the child through
+ * the terminal's process group; SIGINT/SIGTERM sent to this process are passed on.
+ */
+function runCompiled(entry) {
+  const { spawn } = require('node:child_process');
+  ensureBuild();
+  const child = spawn(process.execPath, [path.join(root, entry), ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 130 : 1)));
+}
+
+module.exports = { ensureBuild, runCompiled, root };
 if (require.main === module) ensureBuild();

@@ -41,15 +41,16 @@ async function startHttpApp(
     mkdirSync(profile.dir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`, '--require', join(root, 'dist/bench/support/exit-on-message.js'));
   }
+  const opsPort = await freePort();
   const server = ServerProcess.start({
     name,
     script: join(root, script),
-    env: { ...env, PORT: String(port), OPS_PORT: '0', PUBLIC_BASE_URL: origin }, // OPS_PORT 0: any free port
+    env: { ...env, PORT: String(port), OPS_PORT: String(opsPort), PUBLIC_BASE_URL: origin },
     nodeArgs,
     ipc: Boolean(profile),
   });
   await server.waitForHttp(`${origin}${readyPath}`);
-  return { process: server, origin, base: `${origin}/${API_PREFIX}` };
+  return { process: server, origin, base: `${origin}/${API_PREFIX}`, opsOrigin: `http://127.0.0.1:${opsPort}` };
 }
 
 /** The real api, as deployed: `node dist/apps/api/src/main.js` (migrations already applied). */

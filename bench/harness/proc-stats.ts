@@ -29,10 +29,17 @@ export function peakRssMb(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
-/** Resident set size now (VmRSS) of a live process, in MB, and how many file descriptors it holds (sockets included). */
+/** Current resident set size (VmRSS) of a live process, in MB (2^20 bytes). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+/** Resident set size now of a live process, in MB, and how many file descriptors it holds (sockets included). */
 export function residentNow(pid: number): { rssMb: number; fds: number } {
-  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return { rssMb: match ? Number(match[1]) / 1024 : Number.NaN, fds: readdirSync(`/proc/${pid}/fd`).length };
+  return { rssMb: rssMb(pid), fds: readdirSync(`/proc/${pid}/fd`).length };
 }
 
 interface ProcStat {

@@ -45,6 +45,17 @@ export class Receiver {
     await this.ask({ type: 'reset' }, 'reset');
   }
 
+  /** First receipts (event id, epoch ms) since the last call, and the total deliveries so far. */
+  async take(): Promise<{ entries: Array<[string, number]>; total: number }> {
+    const reply = await this.ask({ type: 'take' }, 'take');
+    return { entries: reply.entries, total: reply.total };
+  }
+
+  /** Deliveries per event id since the last reset. */
+  async tally(): Promise<Map<string, number>> {
+    return new Map((await this.ask({ type: 'tally' }, 'tally')).entries);
+  }
+
   async receipts(): Promise<Map<string, number>> {
     return new Map((await this.ask({ type: 'receipts' }, 'receipts')).entries);
   }

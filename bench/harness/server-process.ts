@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { cpuSeconds, peakRssMb } from './proc-stats';
+import { cpuSeconds, peakRssMb, rssMb } from './proc-stats';
 import { sleep } from './stats';
 
 const OUTPUT_KEPT = 8192;
@@ -92,6 +92,12 @@ export class ServerProcess {
   peakRssMb(): number {
     if (this.running) this.lastPeakMb = Math.max(this.lastPeakMb, peakRssMb(this.pid));
     return this.lastPeakMb;
+  }
+
+  /** Current RSS (VmRSS), MB. */
+  rssMb(): number {
+    this.assertRunning();
+    return rssMb(this.pid);
   }
 
   /** Polls an HTTP URL until it answers 200 (the process must stay alive meanwhile). */

@@ -13,6 +13,8 @@ export interface AppUnderTest {
   origin: string;
   /** origin + /api/public/v1 */
   base: string;
+  /** The api's operations port (OPS_PORT: /metrics), http://127.0.0.1:<port>; meaningless for the baseline. */
+  opsOrigin?: string;
 }
 
 export interface BenchContext {

@@ -27,9 +27,11 @@ export function webhookFeatureGate(): Required<Pick<Scenario, 'prepare' | 'unava
     unavailable: (ctx) => webhookFeatureMissing(ctx, endpointsService),
   };
 }
+/** What the webhook fixtures need of the run (the bench's context, or the soak run's). */
+export type WebhookFixtureContext = Pick<BenchContext, 'root' | 'tls' | 'db' | 'config' | 'tenant' | 'devices'>;
 
 /** A receiver with `count` servers and one endpoint per server, subscribed to `events`. */
-export async function receiverWithEndpoints(ctx: BenchContext, count: number, events: EventType[], path: string): Promise<{ receiver: Receiver; endpoints: BenchEndpoint[] }> {
+export async function receiverWithEndpoints(ctx: WebhookFixtureContext, count: number, events: EventType[], path: string): Promise<{ receiver: Receiver; endpoints: BenchEndpoint[] }> {
   const receiver = await Receiver.start(ctx.root, ctx.tls, count);
   try {
     const endpoints: BenchEndpoint[] = [];
@@ -44,7 +46,7 @@ export async function receiverWithEndpoints(ctx: BenchContext, count: number, ev
 }
 
 /** An alarm-shaped payload, about the size of a real alarm record. */
-export function alarmData(ctx: BenchContext, n: number): Record<string, unknown> {
+export function alarmData(ctx: Pick<BenchContext, 'devices'>, n: number): Record<string, unknown> {
   return {
     id: randomUUID(),
     device_id: ctx.devices[1].deviceId,
@@ -60,7 +62,13 @@ export function alarmData(ctx: BenchContext, n: number): Record<string, unknown>
 }
 
 /** One domain event through the transactional outbox, as the api writes them (the bench tenant's unless `accountId`). */
-export function publishEvent(manager: EntityManager, ctx: BenchContext, type: EventType, n: number, accountId: AccountId = ctx.tenant.accountId): Promise<EventEnvelope> {
+export function publishEvent(
+  manager: EntityManager,
+  ctx: Pick<BenchContext, 'devices' | 'tenant'>,
+  type: EventType,
+  n: number,
+  accountId: AccountId = ctx.tenant.accountId,
+): Promise<EventEnvelope> {
   const data = alarmData(ctx, n);
   return writeOutboxEvent(manager, { accountId, type, aggregateType: 'alarm', aggregateId: String(data.id), data });
 }
