@@ -221,9 +221,9 @@ describe('web panel: sign-in, sessions, CSRF, roles', () => {
     expect(await sessionRows(user.email)).toEqual([]);
   });
 
-  it('lets only company administrators manage credentials, and administrators and managers webhooks', async () => {
+  it('lets only company administrators manage credentials, administrators and managers webhooks; every role reads webhooks', async () => {
     const roles = ['COMPANY_ADMIN', 'MANAGER', 'OPERATOR', 'VIEWER'] as const;
-    const expected = { COMPANY_ADMIN: [200, 200], MANAGER: [403, 200], OPERATOR: [403, 403], VIEWER: [403, 403] };
+    const expected = { COMPANY_ADMIN: [200, 200], MANAGER: [403, 200], OPERATOR: [403, 200], VIEWER: [403, 200] };
     for (const role of roles) {
       const user = await insertPanelUser(dataSource, accountId, role);
       const { agent, csrf } = await signIn(api, user.email);
@@ -232,15 +232,22 @@ describe('web panel: sign-in, sessions, CSRF, roles', () => {
       const webhooks = await agent.get('/panel/webhooks/');
       expect({ role, statuses: [credentials.status, webhooks.status] }).toEqual({ role, statuses: expected[role] });
       expect(home.text.includes('href="/panel/credentials/"')).toBe(role === 'COMPANY_ADMIN');
-      expect(home.text.includes('href="/panel/webhooks/"')).toBe(role === 'COMPANY_ADMIN' || role === 'MANAGER');
+      expect(home.text.includes('href="/panel/webhooks/"')).toBe(true);
+      const manages = role === 'COMPANY_ADMIN' || role === 'MANAGER';
+      expect({ role, addLink: webhooks.text.includes('href="/panel/webhooks/new/"') }).toEqual({ role, addLink: manages });
+      expect({ role, readOnlyNote: webhooks.text.includes('id="read-only-note"') }).toEqual({ role, readOnlyNote: !manages });
       if (credentials.status === 403) {
         expect(credentials.text).toContain('You cannot use this page');
         await agent.post('/panel/credentials/').type('form').send({ _csrf: csrf, name: 'Not allowed', scopes: 'accounts:read' }).expect(403);
         await agent.get('/panel/credentials/new/').expect(403);
       }
-      if (webhooks.status === 403) await agent.post('/panel/webhooks/').type('form').send({ _csrf: csrf, url: 'https://hooks.example.com/', events: 'alarm.created' }).expect(403);
+      if (!manages) {
+        await agent.get('/panel/webhooks/new/').expect(403);
+        await agent.post('/panel/webhooks/').type('form').send({ _csrf: csrf, url: 'https://hooks.example.com/', events: 'alarm.created', description: 'Not allowed' }).expect(403);
+      }
     }
     expect(Number((await dataSource.query(`SELECT count(*) FROM api_credentials WHERE name = 'Not allowed'`))[0].count)).toBe(0);
+    expect(Number((await dataSource.query(`SELECT count(*) FROM webhook_endpoints WHERE description = 'Not allowed'`))[0].count)).toBe(0);
   });
 
   it('rate-limits sign-in per e-mail address and per client address, with Retry-After', async () => {

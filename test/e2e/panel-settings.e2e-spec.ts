@@ -19,6 +19,13 @@ const submissionOf = (html: string): string => {
   return match[1];
 };
 
+/** The page's own content: the header's sign-out form is not one of the page's actions. */
+const mainOf = (html: string): string => {
+  const match = /<main id="main"[^>]*>([\s\S]*)<\/main>/.exec(html);
+  if (!match) throw new Error('no <main> in the page');
+  return match[1];
+};
+
 const idAfter = (html: string, prefix: string): string => {
   const match = new RegExp(`href="${prefix}([0-9a-f-]{36})/`).exec(html);
   if (!match) throw new Error(`no link ${prefix}… in the page`);
@@ -217,8 +224,16 @@ describe('web panel: API credentials and webhook settings', () => {
     }
     expect(await get('/panel/', 200, manager)).toContain('Review and re-enable it in Settings · Webhooks');
     const viewerHome = await get('/panel/', 200, viewer);
-    expect(viewerHome).toContain('Ask a company administrator or manager to re-enable it.');
-    expect(await get('/panel/webhooks/', 403, viewer)).toContain('class="banner"');
+    // Readers are sent to the page to look, without being told to do what they cannot.
+    expect(viewerHome).toContain('<a href="/panel/webhooks/">See it in Settings · Webhooks</a>; a company administrator or manager can turn it back on.');
+    expect(viewerHome).not.toContain('re-enable it');
+    expect(await get('/panel/webhooks/', 200, viewer)).toContain('class="banner"');
+    const viewerDetail = await get(`/panel/webhooks/${endpoint.id}/`, 200, viewer);
+    expect(viewerDetail).toContain('20 consecutive failed deliveries');
+    expect(viewerDetail).toContain('receives no events until a company administrator or manager turns it back on.');
+    expect(viewerDetail).not.toContain('Re-enable endpoint');
+    expect(await post(`/panel/webhooks/${endpoint.id}/enable/`, {}, viewer)).toHaveProperty('status', 403);
+    expect((await service.get(accountId, endpoint.id)).status).toBe('disabled');
     const detail = await get(`/panel/webhooks/${endpoint.id}/`, 200, manager);
     expect(detail).toContain('20 consecutive failed deliveries');
     expect(detail).toContain('<span class="status bad">Disabled</span> since <time');
@@ -231,6 +246,58 @@ describe('web panel: API credentials and webhook settings', () => {
     expect(enabled.headers.location).toMatch(new RegExp(`^/panel/webhooks/${endpoint.id}/recover/\\?notice=endpoint_enabled&since=\\d{4}-\\d{2}-\\d{2}T\\d{2}%3A\\d{2}%3A00\\.000Z$`));
     expect((await service.get(accountId, endpoint.id)).status).toBe('enabled');
     for (const path of ['/panel/', '/panel/webhooks/']) expect(await get(path)).not.toContain('class="banner"');
+  });
+
+  it('lets operators and viewers read Settings · Webhooks (list, endpoint page) without any action, and refuses every action (403, nothing changed)', async () => {
+    const [endpoint] = await service.list(accountId);
+    const [delivery] = await dataSource.query('SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at LIMIT 1', [endpoint.id]);
+    await service.disable(accountId, endpoint.id, 'receiver down for the read-only test');
+    const state = () =>
+      Promise.all([
+        dataSource.query('SELECT id, url, events, description, secret_ciphertext, secret_rotated_at, enabled, disabled_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY id', [accountId]),
+        dataSource.query('SELECT id, status FROM webhook_deliveries WHERE account_id = $1 ORDER BY id', [accountId]),
+      ]);
+    const before = await state();
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    for (const role of ['OPERATOR', 'VIEWER'] as const) {
+      const reader = await signIn(api, (await insertPanelUser(dataSource, accountId, role)).email);
+      const home = await get('/panel/', 200, reader);
+      expect(home).toContain('<li><a href="/panel/webhooks/">Settings · Webhooks</a></li>');
+
+      const list = mainOf(await get('/panel/webhooks/', 200, reader));
+      expect(list).toContain(`href="/panel/webhooks/${endpoint.id}/"`);
+      expect(list).toContain('class="success-rate');
+      expect(list).toContain('Company administrators and managers manage them');
+      expect({ role, forms: list.includes('<form'), add: list.includes('/panel/webhooks/new/') }).toEqual({ role, forms: false, add: false });
+
+      const detail = mainOf(await get(`/panel/webhooks/${endpoint.id}/`, 200, reader));
+      expect(detail).toContain('id="health"');
+      expect(detail).toContain('id="attempts"');
+      expect(detail).toContain(`<td data-label="Event ID"><code>${delivery.event_id}</code></td>`);
+      expect(detail).toContain('Company administrators and managers manage them');
+      const actions = ['<form', '<button', 'Send a test event', 'Resend', 'Re-enable endpoint', 'Rotate', 'rotate-secret/', 'Recover failed deliveries', 'data-label="Action"'];
+      expect({ role, shown: actions.filter((a) => detail.includes(a)) }).toEqual({ role, shown: [] });
+
+      for (const page of ['/panel/webhooks/new/', `/panel/webhooks/${endpoint.id}/rotate-secret/`, `/panel/webhooks/${endpoint.id}/recover/`]) {
+        const res = await reader.agent.get(page);
+        expect({ role, page, status: res.status }).toEqual({ role, page, status: 403 });
+      }
+      const posts: Array<[string, Record<string, string>]> = [
+        ['/panel/webhooks/', { url: 'https://localhost:9/by-a-reader', events: 'alarm.created' }],
+        [`/panel/webhooks/${endpoint.id}/test/`, {}],
+        [`/panel/webhooks/${endpoint.id}/resend/`, { event_id: delivery.event_id }],
+        [`/panel/webhooks/${endpoint.id}/enable/`, {}],
+        [`/panel/webhooks/${endpoint.id}/rotate-secret/`, {}],
+        [`/panel/webhooks/${endpoint.id}/recover/`, { since }],
+      ];
+      for (const [path, fields] of posts) {
+        const res = await post(path, fields, reader);
+        expect({ role, path, status: res.status }).toEqual({ role, path, status: 403 });
+        expect(res.text).toContain('You cannot use this page');
+      }
+    }
+    expect(await state()).toEqual(before);
+    await service.enable(accountId, endpoint.id);
   });
 
   it('keeps other companies’ endpoints out of reach (404)', async () => {

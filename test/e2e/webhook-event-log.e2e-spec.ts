@@ -242,7 +242,11 @@ describe('web panel: the webhook event log', () => {
     const resendPath = `${LOG}${failed.id}/resend/`;
     const viewerPage = await get(`${LOG}${failed.id}/`, 200, viewer);
     expect(viewerPage).not.toContain('Resend to this endpoint');
-    expect(await get(LOG, 200, viewer)).toContain(failed.id);
+    // Every role reads Settings · Webhooks now: the endpoint links to its page for a viewer too.
+    expect(viewerPage).toContain(`<a href="/panel/webhooks/${second}/">`);
+    const viewerLog = await get(LOG, 200, viewer);
+    expect(viewerLog).toContain(failed.id);
+    expect(viewerLog).toContain('<p class="breadcrumb"><a href="/panel/webhooks/">Settings · Webhooks</a></p>');
     expect(viewerPage).toContain('<a href="/panel/webhook-events/" aria-current="page">Webhook event log</a>');
     expect((await post(resendPath, { endpoint_id: second }, viewer)).status).toBe(403);
     expect((await manager.agent.post(resendPath).type('form').send({ endpoint_id: second })).status).toBe(403);

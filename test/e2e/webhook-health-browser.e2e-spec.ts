@@ -182,6 +182,40 @@ describe('webhook delivery health in the panel (Chromium)', () => {
     await expect(state.textContent()).resolves.toMatch(/^Disabled since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: receiver under maintenance · 0 failed attempts in a row so far\.$/);
     await expect(managerPage.locator('#health-7d').getAttribute('data-attempts')).resolves.toBe('5');
     await other.close();
+  });
+
+  it('shows a viewer the health chart and the attempts of an endpoint, without any form or action', async () => {
+    const viewer = await insertPanelUser(dataSourceOf(api.app), accountId, 'VIEWER');
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const viewerPage = await other.newPage();
+    viewerPage.on('pageerror', (error) => problems.push(error.message));
+    await signIn(viewerPage, viewer.email);
+    // The endpoint is still disabled (previous test): the banner leads to the page, without "re-enable".
+    const banner = viewerPage.locator('.banner');
+    await expect(banner.textContent()).resolves.not.toMatch(/re-enable/i);
+    await banner.getByRole('link', { name: 'See it in Settings · Webhooks' }).click();
+    await viewerPage.getByRole('heading', { level: 1, name: 'Settings · Webhooks', exact: true }).waitFor();
+    await expect(viewerPage.locator('table tbody tr').first().locator('[data-label="Last 24 hours"]').textContent()).resolves.toBe('40.0 % of 5 attempts');
+    expect(await viewerPage.getByRole('link', { name: 'Add an endpoint' }).count()).toBe(0);
+
+    await viewerPage.getByRole('link', { name: receiver.url(HOOK_PATH) }).click();
+    await viewerPage.getByRole('heading', { level: 2, name: 'Delivery health' }).waitFor();
+    await expect(viewerPage.locator('#read-only-note').textContent()).resolves.toContain('Company administrators and managers manage them');
+    await expect(viewerPage.locator('#health-7d').getAttribute('data-failed')).resolves.toBe('3');
+    await expect(viewerPage.locator('#health-7d').getAttribute('data-succeeded')).resolves.toBe('2');
+    const day = JSON.parse((await viewerPage.evaluate(chartData('health-24h'))) as string) as HourData[];
+    expect(day).toHaveLength(24);
+    expect(day.reduce((n, h) => n + Number(h.failed), 0)).toBe(3);
+    expect(day.reduce((n, h) => n + Number(h.succeeded), 0)).toBe(2);
+    await expect(viewerPage.locator('#attempts tbody tr').count()).resolves.toBe(5);
+    // No form anywhere in the page's content (the header's sign-out is the only form), no action button or link.
+    expect(await viewerPage.locator('main form').count()).toBe(0);
+    expect(await viewerPage.locator('main button').count()).toBe(0);
+    expect(await viewerPage.locator('#attempts th', { hasText: 'Action' }).count()).toBe(0);
+    expect(await viewerPage.locator('main a[href*="rotate-secret"], main a[href*="recover"], main a[href$="/new/"]').count()).toBe(0);
+    await viewerPage.screenshot({ path: `${ARTIFACTS}/webhook-health-viewer.png`, fullPage: true });
+    expectPng(`${ARTIFACTS}/webhook-health-viewer.png`);
+    await other.close();
     expect(problems).toEqual([]);
   });
 });

@@ -124,7 +124,8 @@ describe('webhook recovery in a real browser', () => {
   it('a viewer has no recover button and its POST is refused', async () => {
     const viewer = await signIn(harness.api, (await insertPanelUser(harness.dataSource, accountId, 'VIEWER')).email);
     const before = await harness.dataSource.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
-    const detail = await viewer.agent.get(`/panel/webhooks/${endpointId}/`);
+    // The endpoint's page is readable by every role; the recovery form and its POST are not.
+    const detail = await viewer.agent.get(`/panel/webhooks/${endpointId}/`).expect(200);
     expect(detail.text).not.toContain('Recover failed deliveries');
     expect(detail.text).not.toContain(`action="/panel/webhooks/${endpointId}/recover/"`);
     await viewer.agent.get(`/panel/webhooks/${endpointId}/recover/`).expect(403);

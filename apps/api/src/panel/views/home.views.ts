@@ -11,9 +11,9 @@ export function homeView(context: PanelContext): PanelView {
     ...(mayManageCredentials(context.user.role)
       ? [html`<li class="card"><h2><a href="${panelPath('credentials')}">API credentials</a></h2><p>Client credentials for your company's backend integrations: create them with the scopes they need, see when they were last used, revoke them.</p></li>`]
       : []),
-    ...(mayManageWebhooks(context.user.role)
-      ? [html`<li class="card"><h2><a href="${panelPath('webhooks')}">Settings · Webhooks</a></h2><p>HTTPS endpoints that receive your company's events (alarms, shipments), their signing secrets and their delivery attempts.</p></li>`]
-      : []),
+    mayManageWebhooks(context.user.role)
+      ? html`<li class="card"><h2><a href="${panelPath('webhooks')}">Settings · Webhooks</a></h2><p>HTTPS endpoints that receive your company's events (alarms, shipments), their signing secrets and their delivery attempts.</p></li>`
+      : html`<li class="card"><h2><a href="${panelPath('webhooks')}">Settings · Webhooks</a></h2><p>HTTPS endpoints that receive your company's events (alarms, shipments), their delivery health and attempts. You can view them; company administrators and managers manage them.</p></li>`,
   ];
   return {
     nav: 'home',
@@ -24,7 +24,7 @@ export function homeView(context: PanelContext): PanelView {
 <dt>Company</dt><dd>${context.account.name}</dd>
 <dt>Role</dt><dd>${role}</dd>
 </dl></div>
-${sections.length > 0 ? html`<ul class="plain-list">${sections}</ul>` : html`<p>Your role has no settings to manage here. API credentials are managed by company administrators; webhooks by company administrators and managers.</p>`}
+<ul class="plain-list">${sections}</ul>
 <ul class="plain-list"><li class="card"><h2><a href="${panelPath('webhook-events')}">Webhook event log</a></h2><p>Your company's events sent to its webhook endpoints: what was delivered, what is failing, each payload and attempt.</p></li></ul>`,
   };
 }

@@ -35,7 +35,8 @@ export function postButton(context: PanelContext, action: string, label: string,
 function navigation(context: PanelContext, current: NavItem | undefined): Html {
   const items: Array<[NavItem, string, string]> = [['home', 'Overview', panelPath()]];
   if (mayManageCredentials(context.user.role)) items.push(['credentials', 'API credentials', panelPath('credentials')]);
-  if (mayManageWebhooks(context.user.role)) items.push(['webhooks', 'Settings · Webhooks', panelPath('webhooks')]);
+  // Every role reads Settings · Webhooks; administrators and managers manage it.
+  items.push(['webhooks', 'Settings · Webhooks', panelPath('webhooks')]);
   items.push(['events', 'Webhook event log', panelPath('webhook-events')]);
   return html`<nav class="site-nav" aria-label="Main"><ul>${items.map(
     ([key, label, href]) => html`<li><a href="${href}"${key === current ? html` aria-current="page"` : html``}>${label}</a></li>`,
@@ -56,7 +57,7 @@ function disabledBanner(context: PanelContext | null): Html {
   const count = context.disabledEndpoints === 1 ? 'One webhook endpoint is' : `${context.disabledEndpoints} webhook endpoints are`;
   const action = mayManageWebhooks(context.user.role)
     ? html` <a href="${panelPath('webhooks')}">Review and re-enable it in Settings · Webhooks</a>.`
-    : html` Ask a company administrator or manager to re-enable it.`;
+    : html` <a href="${panelPath('webhooks')}">See it in Settings · Webhooks</a>; a company administrator or manager can turn it back on.`;
   return html`<div class="banner" role="region" aria-label="Warning"><p><strong>Warning:</strong> ${count} disabled and receiving no events.${action}</p></div>`;
 }
 

@@ -112,7 +112,7 @@ export function eventLogView(context: PanelContext, model: EventLogModel): Panel
     nav: 'events',
     status: model.status ?? (failed ? 400 : 200),
     title: failed ? 'Error: webhook event log' : 'Webhook event log',
-    body: html`${mayManageWebhooks(context.user.role) ? html`<p class="breadcrumb"><a href="${panelPath('webhooks')}">Settings · Webhooks</a></p>` : html``}
+    body: html`<p class="breadcrumb"><a href="${panelPath('webhooks')}">Settings · Webhooks</a></p>
 <h1>Webhook event log</h1>
 <p>Your company's events of the last ${String(model.retentionDays)} days that were queued for one of your webhook endpoints, newest first, with what became of their delivery. Open an event to see its payload and every attempt${mayManageWebhooks(context.user.role) ? ', and to send it again' : ''}.</p>
 ${problemSummary(model.problems)}
@@ -153,12 +153,14 @@ function endpointSection(context: PanelContext, event: WebhookEventView, endpoin
   const manage = mayManageWebhooks(context.user.role);
   const resends = endpoint.deliveries.filter((d) => d.origin === 'resend').length;
   const action = !manage
-    ? html``
+    ? endpoint.enabled
+      ? html``
+      : html`<p>This endpoint is disabled; a company administrator or manager can turn it back on.</p>`
     : endpoint.enabled
       ? html`<div class="actions">${postButton(context, panelPath('webhook-events', event.event_id, 'resend'), 'Resend to this endpoint', { className: 'secondary', fields: { endpoint_id: endpoint.endpoint_id }, describedBy: `endpoint-${index}-title` })}</div>`
       : html`<p>This endpoint is disabled: <a href="${panelPath('webhooks', endpoint.endpoint_id)}">re-enable it</a> to send the event again.</p>`;
   return html`<section class="card" aria-labelledby="endpoint-${String(index)}-title">
-<h3 id="endpoint-${String(index)}-title">${manage ? html`<a href="${panelPath('webhooks', endpoint.endpoint_id)}"><code>${endpoint.url}</code></a>` : html`<code>${endpoint.url}</code>`}</h3>
+<h3 id="endpoint-${String(index)}-title"><a href="${panelPath('webhooks', endpoint.endpoint_id)}"><code>${endpoint.url}</code></a></h3>
 <dl class="summary"><dt>Outcome</dt><dd>${outcomeHtml(endpoint.outcome)}${endpoint.enabled ? html`` : html` <span class="status bad">Endpoint disabled</span>`}</dd>
 <dt>Sent by hand</dt><dd>${resends === 0 ? 'never' : `${resends} time${resends === 1 ? '' : 's'}`}</dd></dl>
 ${attemptsTable(endpoint, endpoint.attempts)}

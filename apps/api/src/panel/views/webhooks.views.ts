@@ -2,6 +2,7 @@ import { EVENT_TYPES } from '@app/events';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, type CreatedWebhookEndpoint, type HealthTotals, type WebhookAttemptView, type WebhookEndpointView } from '@app/webhooks';
 import { html, type Html } from '../../pages/html';
 import { panelPath } from '../panel-paths';
+import { mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
@@ -18,9 +19,16 @@ function statusHtml(endpoint: WebhookEndpointView): Html {
   return html`<span class="status bad">Disabled</span> since ${timeHtml(endpoint.disabled_at, 'unknown')}${endpoint.disabled_reason ? html`: ${endpoint.disabled_reason}` : html``}`;
 }
 
+/**
+ * Said to the people who read these pages but do not manage them (operators, viewers): issue 17,
+ * "administrators and managers manage; others read".
+ */
+export const READ_ONLY_NOTE = html`<p class="hint" id="read-only-note">You can view these webhook settings. Company administrators and managers manage them: add endpoints, send test events and resends, re-enable, recover and rotate secrets.</p>`;
+
 const eventList = (events: string[]): Html => html`<ul>${events.map((e) => html`<li><code>${e}</code></li>`)}</ul>`;
 
-export function endpointListView(endpoints: WebhookEndpointView[], successRates = new Map<string, HealthTotals>()): PanelView {
+export function endpointListView(context: PanelContext, endpoints: WebhookEndpointView[], successRates = new Map<string, HealthTotals>()): PanelView {
+  const manage = mayManageWebhooks(context.user.role);
   const rows = endpoints.map(
     (e) => html`<tr>
 <td data-label="Address"><a href="${panelPath('webhooks', e.id)}"><code>${e.url}</code></a>${e.description ? html`<br>${e.description}` : html``}</td>
@@ -35,8 +43,9 @@ export function endpointListView(endpoints: WebhookEndpointView[], successRates 
     nav: 'webhooks',
     title: 'Settings · Webhooks',
     body: html`<h1>Settings · Webhooks</h1>
-<p>Webhook endpoints receive your company's events as signed HTTPS POST requests. Each endpoint receives only the event types it subscribes to. After 20 failed delivery attempts in a row an endpoint is disabled automatically; you re-enable it here.</p>
-<p><a class="button" href="${panelPath('webhooks', 'new')}">Add an endpoint</a> <a href="${panelPath('webhook-events')}">Webhook event log</a></p>
+<p>Webhook endpoints receive your company's events as signed HTTPS POST requests. Each endpoint receives only the event types it subscribes to. After 20 failed delivery attempts in a row an endpoint is disabled automatically; ${manage ? 'you re-enable it here' : 'a company administrator or manager re-enables it here'}.</p>
+${manage ? html`` : READ_ONLY_NOTE}
+<p>${manage ? html`<a class="button" href="${panelPath('webhooks', 'new')}">Add an endpoint</a> ` : html``}<a href="${panelPath('webhook-events')}">Webhook event log</a></p>
 ${endpoints.length === 0
   ? html`<p class="empty">No webhook endpoints yet.</p>`
   : html`<div class="table-wrap"><table class="responsive"><caption>Endpoints (${endpoints.length})</caption>
@@ -136,6 +145,8 @@ function attemptResult(attempt: WebhookAttemptView): Html {
 function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[]): Html {
   if (attempts.length === 0) return html`<p class="empty">No delivery attempts yet.</p>`;
   const enabled = endpoint.status === 'enabled';
+  // Readers get no Action column: there is nothing in it for them.
+  const manage = mayManageWebhooks(context.user.role);
   const rows = attempts.map(
     (a) => html`<tr>
 <td data-label="Time">${timeHtml(a.attempted_at)}</td>
@@ -147,12 +158,24 @@ function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, att
 <td data-label="Status code">${a.status_code === null ? html`<span class="empty">none</span>` : String(a.status_code)}</td>
 <td data-label="Error">${a.error ?? ''}</td>
 <td data-label="Duration">${a.duration_ms} ms</td>
-<td data-label="Action">${enabled ? postButton(context, panelPath('webhooks', endpoint.id, 'resend'), 'Resend', { className: 'secondary', fields: { event_id: a.event_id } }) : html``}</td>
+${manage ? html`<td data-label="Action">${enabled ? postButton(context, panelPath('webhooks', endpoint.id, 'resend'), 'Resend', { className: 'secondary', fields: { event_id: a.event_id } }) : html``}</td>` : html``}
 </tr>`,
   );
   return html`<div class="table-wrap"><table class="responsive" id="attempts"><caption>Last ${attempts.length} delivery attempts, newest first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Delivery ID</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th><th scope="col">Action</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Delivery ID</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th>${manage ? html`<th scope="col">Action</th>` : html``}</tr></thead>
 <tbody>${rows}</tbody></table></div>`;
+}
+
+/** The endpoint page's actions: test event, recovery and secret rotation (administrators and managers only). */
+function managementSections(context: PanelContext, endpoint: WebhookEndpointView, recovery: RecoveryFormModel | undefined): Html {
+  return html`<h2>Test</h2>
+${endpoint.status === 'enabled'
+  ? html`<p id="test-help">Sends a <code>webhook.test</code> event to this endpoint only, signed like every other event.</p><div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'test'), 'Send a test event', { describedBy: 'test-help' })}</div>`
+  : html`<p>Re-enable the endpoint to send a test event.</p>`}
+${recovery ? recoverySection(context, endpoint, recovery) : html``}
+<h2>Signing secret</h2>
+<p>The secret is never shown again after it was created. Rotate it to get a new one, for example when it may have leaked.</p>
+<p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>`;
 }
 
 export function endpointDetailView(
@@ -163,16 +186,20 @@ export function endpointDetailView(
   recovery?: RecoveryFormModel,
 ): PanelView {
   const enabled = endpoint.status === 'enabled';
+  const manage = mayManageWebhooks(context.user.role);
   const here = panelPath('webhooks', endpoint.id);
   return {
     nav: 'webhooks',
     title: `Endpoint ${endpoint.url}`,
     body: html`${breadcrumb}
 <h1>Endpoint <code>${endpoint.url}</code></h1>
+${manage ? html`` : READ_ONLY_NOTE}
 ${enabled
   ? html``
-  : html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events. Fix the receiver, then re-enable it; you are then offered to send again, in one step, the events it missed.</p>
-<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'enable'), 'Re-enable endpoint')}</div></div>`}
+  : manage
+    ? html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events. Fix the receiver, then re-enable it; you are then offered to send again, in one step, the events it missed.</p>
+<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'enable'), 'Re-enable endpoint')}</div></div>`
+    : html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events until a company administrator or manager turns it back on.</p></div>`}
 <div class="card"><dl class="summary">
 <dt>Status</dt><dd>${statusHtml(endpoint)}</dd>
 <dt>Events</dt><dd>${endpoint.events.join(', ')}</dd>
@@ -182,14 +209,7 @@ ${enabled
 <dt>Created</dt><dd>${timeHtml(endpoint.created_at)}</dd>
 </dl></div>
 ${health}
-<h2>Test</h2>
-${enabled
-  ? html`<p id="test-help">Sends a <code>webhook.test</code> event to this endpoint only, signed like every other event.</p><div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'test'), 'Send a test event', { describedBy: 'test-help' })}</div>`
-  : html`<p>Re-enable the endpoint to send a test event.</p>`}
-${recovery ? recoverySection(context, endpoint, recovery) : html``}
-<h2>Signing secret</h2>
-<p>The secret is never shown again after it was created. Rotate it to get a new one, for example when it may have leaked.</p>
-<p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>
+${manage ? managementSections(context, endpoint, recovery) : html``}
 <h2>Delivery attempts</h2>
 <p>The last ${ATTEMPTS_KEPT_PER_ENDPOINT} attempts with the response status code, error and duration. <a href="${here}">Reload</a> to see new ones.</p>
 ${attemptsTable(context, endpoint, attempts)}`,

@@ -16,7 +16,7 @@ import {
 import { AccountLimit } from '../../common/rate-limits/rate-limits';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH, panelPath } from '../panel-paths';
-import { WEBHOOK_ROLES } from '../panel-roles';
+import { WEBHOOK_ROLES, mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
@@ -53,13 +53,17 @@ function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
 }
 
 /**
- * Settings → Webhooks (spec §6.1) for company administrators and managers, on top of the shared
- * endpoint service: every call is scoped to the signed-in company's account, so another company's
- * endpoint is "not found". Signing secrets appear only on the responses that create them.
+ * Settings → Webhooks (spec §6.1) on top of the shared endpoint service: every call is scoped to
+ * the signed-in company's account, so another company's endpoint is "not found". Every signed-in
+ * person of the company reads the endpoint list and an endpoint's page (issue 17: "administrators
+ * and managers manage; others read"); every action — each POST, and the GET pages that are only
+ * forms for one (`new`, `rotate-secret`, `recover`) — declares `@PanelSession(...WEBHOOK_ROLES)`
+ * itself, which overrides the controller's (the guard reads roles with getAllAndOverride, handler
+ * first). Signing secrets appear only on the responses that create them.
  * Registering endpoints and sending test events or resends make the service work (and send
  * requests to an address the tenant chose): they are limited per company (`@AccountLimit`).
  */
-@PanelSession(...WEBHOOK_ROLES)
+@PanelSession()
 @ApiExcludeController()
 @UseFilters(PanelErrorFilter)
 @Controller(`${PANEL_PATH}/webhooks`)
@@ -73,15 +77,17 @@ export class PanelWebhooksController {
   @Get()
   async list(@Panel() panel: PanelContext, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
     const [endpoints, successRates] = await Promise.all([this.endpoints.list(panel.account.id), this.endpoints.successRates(panel.account.id)]);
-    this.pages.send(response, panel, endpointListView(endpoints, successRates), noticeFrom(notice));
+    this.pages.send(response, panel, endpointListView(panel, endpoints, successRates), noticeFrom(notice));
   }
 
   @Get('new')
+  @PanelSession(...WEBHOOK_ROLES)
   form(@Panel() panel: PanelContext, @Res() response: Response): void {
     this.pages.send(response, panel, endpointFormView(panel, { submission: newSubmission(), url: '', description: '', events: [], problems: [] }));
   }
 
   @Post()
+  @PanelSession(...WEBHOOK_ROLES)
   @AccountLimit('webhook-endpoint-create-per-account')
   async create(@Panel() panel: PanelContext, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     const url = formText(body.url).trim();
@@ -110,12 +116,14 @@ export class PanelWebhooksController {
     const [attempts, health, recovery] = await Promise.all([
       this.endpoints.listAttempts(panel.account.id, endpointId),
       this.endpoints.health(panel.account.id, endpointId),
-      this.recoveryForm(panel, endpointId, null),
+      // Readers get no recovery form: no need to work out its suggestion.
+      mayManageWebhooks(panel.user.role) ? this.recoveryForm(panel, endpointId, null) : Promise.resolve(undefined),
     ]);
     this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts, endpointHealthSection(endpoint, health), recovery), noticeFrom(notice));
   }
 
   @Post(':endpoint_id/test')
+  @PanelSession(...WEBHOOK_ROLES)
   @AccountLimit('webhook-test-per-account')
   async sendTest(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
     const notice = await this.outcome(() => this.endpoints.sendTestEvent(panel.account.id, endpointId), 'test_queued');
@@ -123,6 +131,7 @@ export class PanelWebhooksController {
   }
 
   @Post(':endpoint_id/resend')
+  @PanelSession(...WEBHOOK_ROLES)
   @AccountLimit('webhook-test-per-account')
   async resend(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     await this.endpoints.get(panel.account.id, endpointId);
@@ -135,6 +144,7 @@ export class PanelWebhooksController {
    * when it started failing (taken now: enabling clears the disable time).
    */
   @Post(':endpoint_id/enable')
+  @PanelSession(...WEBHOOK_ROLES)
   async enable(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
     const before = await this.endpoints.get(panel.account.id, endpointId);
     const since = before.status === 'disabled' ? (await this.recovery.suggestSince(panel.account.id, endpointId)).since : null;
@@ -159,8 +169,8 @@ export class PanelWebhooksController {
 
   /**
    * Queues every event the endpoint missed since the chosen time, once each (WebhookRecovery); at
-   * most WEBHOOK_RECOVERY_MAX_EVENTS a run. Managing roles only, even if reading is opened to
-   * others, and counted against the company's hand-sent webhook work (like test events, resends).
+   * most WEBHOOK_RECOVERY_MAX_EVENTS a run. Managing roles only (others read the endpoint's page),
+   * and counted against the company's hand-sent webhook work (like test events, resends).
    */
   @Post(':endpoint_id/recover')
   @PanelSession(...WEBHOOK_ROLES)
@@ -195,11 +205,13 @@ export class PanelWebhooksController {
   }
 
   @Get(':endpoint_id/rotate-secret')
+  @PanelSession(...WEBHOOK_ROLES)
   async confirmRotate(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
     this.pages.send(response, panel, rotateConfirmView(panel, await this.endpoints.get(panel.account.id, endpointId)));
   }
 
   @Post(':endpoint_id/rotate-secret')
+  @PanelSession(...WEBHOOK_ROLES)
   async rotate(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response): Promise<void> {
     const rotated = await this.endpoints.rotateSecret(panel.account.id, endpointId);
     this.pages.send(response, panel, secretRotatedView(rotated.endpoint, rotated.signing_secret));
