@@ -39,6 +39,7 @@ interface DeliveryRow {
   event_id: string;
   body: Buffer;
   next_attempt_at: Date | null;
+  lease_until: Date | null;
 }
 
 describe('event pipeline under process faults (built apps as child processes)', () => {
@@ -139,7 +140,7 @@ describe('event pipeline under process faults (built apps as child processes)', 
     dataSource.transaction((manager) => writeOutboxEvent(manager, { accountId, type: 'alarm.created', aggregateType: 'alarm', aggregateId, data }));
 
   const deliveries = (endpointId: string): Promise<DeliveryRow[]> =>
-    dataSource.query('SELECT id, status, attempts, event_id, body, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [endpointId]);
+    dataSource.query('SELECT id, status, attempts, event_id, body, next_attempt_at, lease_until FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [endpointId]);
 
   const attemptLog = (deliveryId: string): Promise<Array<{ id: string; outcome: string; status_code: number | null }>> =>
     dataSource.query('SELECT id, outcome, status_code FROM webhook_attempts WHERE webhook_delivery_id = $1 ORDER BY attempt_number', [deliveryId]);
@@ -205,8 +206,8 @@ describe('event pipeline under process faults (built apps as child processes)', 
       // The unrecorded attempt leaves the delivery pending and claimed: due again only when the lease ends.
       const [claimed] = await deliveries(hook.id);
       expect(claimed).toMatchObject({ status: 'pending', attempts: 1 });
-      expect(claimed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 30_000);
-      await dataSource.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [claimed.id]); // the lease has run out
+      expect(claimed.lease_until!.getTime()).toBeGreaterThan(Date.now() + 30_000);
+      await dataSource.query('UPDATE webhook_deliveries SET lease_until = now() WHERE id = $1', [claimed.id]); // the lease has run out
 
       dispatcher = await startDispatcher();
       const delivery = await succeeded(hook.id, envelope.id);

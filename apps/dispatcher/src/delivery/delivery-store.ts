@@ -65,8 +65,9 @@ export class DeliveryStore {
    * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint (so one
    * endpoint's backlog cannot fill every slot), `perAccount - busyAccounts` per account (so one
    * tenant's many endpoints cannot either) and `limit` in all, oldest due first, skipping rows
-   * another worker is claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so
-   * a worker that dies mid-attempt leaves the delivery due again once the lease runs out.
+   * another worker is claiming. The claim is a lease: `lease_until` moves `leaseMs` ahead, so a
+   * worker that dies mid-attempt leaves the delivery due again once the lease runs out. The lease
+   * column is in no index, so a claim is a HOT update (no index entries, same page).
    */
   async claimDue(
     limit: number,

@@ -226,7 +226,7 @@ export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): 
 /**
  * Claims due deliveries of enabled endpoints: at most `perEndpoint - busy` per endpoint, `perAccount
  * - busyAccounts` per account and `limit` in all, oldest due first, skipping rows another worker is
- * claiming. The claim is a lease: `next_attempt_at` moves `leaseMs` ahead.
+ * claiming. The claim is a lease: `lease_until` (in no index: a HOT update) moves `leaseMs` ahead.
  */
 export function claimDueDeliveries(
   db: Db,
