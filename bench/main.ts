@@ -7,6 +7,7 @@ import { aisTopology, ingestTopology } from '@app/domain';
 import { eventBrokerNames } from './adapters/webhooks.adapter';
 import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
 import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
+import { attributeServicesTo } from './harness/proc-stats';
 import { deleteBrokerNames } from './harness/broker';
 import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
@@ -54,6 +55,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const databaseName = uniqueName('cc_bench');
   const databaseUrl = await createDatabase(options.adminUrl, databaseName);
   cleanup.add(`drop database ${databaseName}`, () => dropDatabase(options.adminUrl, databaseName));
+  attributeServicesTo(databaseName);
   log(`database ${databaseName}: migrating`);
   const db = await openMigrated(databaseUrl);
   cleanup.add('close the harness connection', () => db.destroy());
