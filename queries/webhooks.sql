@@ -65,7 +65,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now());
 
 -- webhooks.cancelPendingDeliveries (tenant: $1 is the caller's account)
 UPDATE webhook_deliveries
-  SET status = 'cancelled', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+  SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
 WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending';
 
 -- webhooks.lockEndpointForRecovery (tenant: $1 is the caller's account)
@@ -136,10 +136,10 @@ SELECT account_id FROM webhook_endpoints WHERE id = $1;
 -- webhooks.notifyDeliveryWorkers (platform: across tenants)
 SELECT pg_notify('webhook_deliveries', '');
 
--- webhooks.subscribedEndpoints (platform: across tenants)
+-- webhooks.subscribedEndpoints (platform: across tenants; prepared statement)
 SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]) AND enabled;
 
--- webhooks.fanOutDeliveries (platform: across tenants)
+-- webhooks.fanOutDeliveries (platform: across tenants; prepared statement)
 WITH created AS (
   INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
   SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event', ($4::bytea[])[d.event], 'pending', now()
@@ -172,6 +172,7 @@ per_endpoint AS (
     CROSS JOIN LATERAL (
       SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
        WHERE wd.endpoint_id = e.id AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+         AND (wd.lease_until IS NULL OR wd.lease_until <= now())
        ORDER BY wd.next_attempt_at
        LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
     ) d
@@ -196,11 +197,13 @@ candidates AS (
 claimed AS (
   SELECT wd.id FROM webhook_deliveries wd
    WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+     AND (wd.lease_until IS NULL OR wd.lease_until <= now())
    FOR UPDATE SKIP LOCKED
 ),
 leased AS (
+  -- the lease is a column outside every index: a HOT update
   UPDATE webhook_deliveries w
-     SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+     SET lease_until = now() + make_interval(secs => $5::double precision / 1000)
     FROM claimed c, webhook_endpoints e
    WHERE w.id = c.id AND e.id = w.endpoint_id
   RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext
@@ -217,11 +220,12 @@ SELECT * FROM leased;
 DELETE FROM webhook_claim_owners WHERE worker_id = $1 AND account_id = ANY($2::uuid[]);
 
 -- webhooks.releaseClaims (platform: across tenants)
-UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+UPDATE webhook_deliveries d
+  SET lease_until = CASE WHEN $3::double precision > 0 THEN now() + make_interval(secs => $3::double precision / 1000) END
  FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
 WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts;
 
--- webhooks.recordSuccesses (platform: across tenants)
+-- webhooks.recordSuccesses (platform: across tenants; prepared statement)
 WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
                        $8::timestamptz[], $9::int[], $10::text[], $11::int[])
@@ -235,7 +239,7 @@ WITH input AS (
 ), delivery AS (
   UPDATE webhook_deliveries d
      SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
-         status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+         status = 'succeeded', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
     FROM input i
    WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
   RETURNING d.id
@@ -274,7 +278,7 @@ WITH input AS (
 )
 SELECT id FROM delivery;
 
--- webhooks.trimAttemptLog (platform: across tenants)
+-- webhooks.trimAttemptLog (platform: across tenants; prepared statement)
 WITH pruned AS (
   DELETE FROM webhook_attempts a
    USING unnest($1::uuid[]) AS e(endpoint_id)
@@ -293,7 +297,7 @@ RETURNING consecutive_failures, enabled;
 -- webhooks.recordFailedAttempt (platform: across tenants)
 UPDATE webhook_deliveries
   SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
-      status = $5, next_attempt_at = $6, updated_at = now(),
+      status = $5, next_attempt_at = $6, lease_until = NULL, updated_at = now(),
       completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
 WHERE id = $1 AND status = 'pending' AND attempts = $7;
 
@@ -337,7 +341,7 @@ SELECT 1;
 
 -- webhooks.dueBacklog (platform: across tenants)
 SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM webhook_deliveries
-WHERE status = 'pending' AND next_attempt_at <= now();
+WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now());
 
 -- webhooks.disabledEndpointCount (platform: across tenants)
 SELECT count(*) AS disabled FROM webhook_endpoints WHERE NOT enabled;

@@ -63,23 +63,94 @@ function readStat(pid: number): ProcStat | null {
   }
 }
 
+/** `/proc/<pid>/cmdline` with NULs as spaces, or '' when the process has exited. */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '';
+  }
+}
+
 /**
- * CPU seconds spent so far by the local PostgreSQL server and RabbitMQ broker: every `postgres`
- * process plus what the postmaster has reaped (backends that already exited, e.g. the baseline's
- * short-lived connections), and `beam.smp`. Null when neither runs on this machine.
+ * Background processes of the PostgreSQL server that work for every database (their CPU is
+ * shared, the bench's writes among others'): the WAL writer, the checkpointer, the background
+ * writer and the autovacuum launcher.
  */
-export function servicesCpuSeconds(): number | null {
+const SHARED_POSTGRES = /: (walwriter|checkpointer|background writer|autovacuum launcher)\b/;
+
+/** Names this run's database, so that only its PostgreSQL backends are counted (`null`: every postgres process). */
+let benchDatabase: string | null = null;
+
+export function attributeServicesTo(databaseName: string | null): void {
+  benchDatabase = databaseName;
+}
+
+/** CPU ticks per process of one service at one moment: deltas are taken per pid. */
+export type CpuSnapshot = ReadonlyMap<number, number>;
+
+export interface ServicesCpuSnapshot {
+  /** Backends (and autovacuum workers) serving the bench's database, plus the shared background writers. */
+  postgres: CpuSnapshot;
+  /** `beam.smp`: the broker is shared with every other user of it on this machine (no per-vhost CPU exists). */
+  rabbitmq: CpuSnapshot;
+}
+
+/**
+ * What the local PostgreSQL server and RabbitMQ broker have spent so far, per process. With a
+ * database named (`attributeServicesTo`), PostgreSQL counts only the backends whose command line
+ * names that database (`postgres: <cluster>: <user> <database> <host> …`, autovacuum workers
+ * `… autovacuum worker <database>`) and the shared background writers, so other databases' work
+ * on a shared machine does not count; a backend that starts and exits between two snapshots is
+ * missed (the apps under test keep pooled connections). Without one it counts every postgres
+ * process plus what the postmaster reaped, as before. Null when neither service runs here.
+ */
+export function servicesCpuSnapshot(): ServicesCpuSnapshot | null {
   const stats = readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map((name) => readStat(Number(name)))
     .filter((s): s is ProcStat => s !== null && (s.comm === 'postgres' || s.comm === 'beam.smp'));
   if (stats.length === 0) return null;
+  const postgres = new Map<number, number>();
+  const rabbitmq = new Map<number, number>();
   const postgresPids = new Set(stats.filter((s) => s.comm === 'postgres').map((s) => s.pid));
-  let ticks = 0;
   for (const s of stats) {
-    ticks += s.own;
-    if (s.comm === 'postgres' && !postgresPids.has(s.ppid)) ticks += s.reaped; // the postmaster
+    if (s.comm === 'beam.smp') {
+      rabbitmq.set(s.pid, s.own);
+      continue;
+    }
+    if (benchDatabase === null) {
+      postgres.set(s.pid, s.own + (postgresPids.has(s.ppid) ? 0 : s.reaped)); // the postmaster: + reaped backends
+      continue;
+    }
+    const cmdline = commandLine(s.pid);
+    const words = cmdline.split(/\s+/);
+    if (SHARED_POSTGRES.test(cmdline) || words.includes(benchDatabase)) postgres.set(s.pid, s.own);
   }
+  return { postgres, rabbitmq };
+}
+
+/**
+ * PostgreSQL + RabbitMQ CPU seconds spent since the first call, as one growing counter (the soak's
+ * windows take differences of it): per-pid deltas between successive snapshots, so a backend that
+ * exits never makes it go back. Null when neither service runs here.
+ */
+let lastServicesSnapshot: ServicesCpuSnapshot | null = null;
+let servicesSecondsSoFar = 0;
+export function servicesCpuSeconds(): number | null {
+  const now = servicesCpuSnapshot();
+  if (now === null) return null;
+  if (lastServicesSnapshot !== null) {
+    servicesSecondsSoFar += cpuBetween(lastServicesSnapshot.postgres, now.postgres) + cpuBetween(lastServicesSnapshot.rabbitmq, now.rabbitmq);
+  }
+  lastServicesSnapshot = now;
+  return servicesSecondsSoFar;
+}
+
+/** CPU seconds spent between two snapshots of one service (processes new since `before` count from zero). */
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): number {
+  let ticks = 0;
+  for (const [pid, now] of after) ticks += Math.max(0, now - (before.get(pid) ?? 0));
   return ticks / ticksPerSecond();
 }
 

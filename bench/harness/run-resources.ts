@@ -3,6 +3,7 @@ import { makeTestCertificates, removeCertificates } from '../support/certificate
 import { deleteRunBrokerNames } from './app-env';
 import { createDatabase, dropDatabase, openMigrated, uniqueName } from './bench-database';
 import type { Cleanup } from './cleanup';
+import { attributeServicesTo } from './proc-stats';
 
 export interface RunResources {
   db: DataSource;
@@ -19,6 +20,8 @@ export async function openRunResources(root: string, adminUrl: string, amqpUrl: 
   const databaseName = uniqueName(prefix);
   const databaseUrl = await createDatabase(adminUrl, databaseName);
   cleanup.add(`drop database ${databaseName}`, () => dropDatabase(adminUrl, databaseName));
+  // PostgreSQL CPU rows count only this database's backends (and the shared writers).
+  attributeServicesTo(databaseName);
   log(`database ${databaseName}: migrating`);
   const db = await openMigrated(databaseUrl);
   cleanup.add('close the harness connection', () => db.destroy());

@@ -1,23 +1,27 @@
 import type { DataSource } from 'typeorm';
 import { median } from './stats';
-import { cpuSecondsByPid, servicesCpuSeconds } from './proc-stats';
+import { cpuBetween, cpuSecondsByPid, servicesCpuSnapshot } from './proc-stats';
 import type { Alternated, SideRun } from './alternate';
 import type { ResultRow } from './report';
 
 /**
- * Runs one side and adds the CPU PostgreSQL and RabbitMQ spent meanwhile (`extra.servicesCpu`,
- * seconds). With `db`, also the CPU of the PostgreSQL backends connected to its database
- * (`extra.databaseCpu`): the bench database's own share, which other databases' load on a shared
- * server does not reach.
+ * Runs one side and adds the CPU PostgreSQL and RabbitMQ spent meanwhile, in seconds:
+ * `extra.servicesCpu` (PostgreSQL: the bench database's backends and the shared background
+ * writers, see `servicesCpuSnapshot`) and `extra.brokerCpu` (RabbitMQ, machine-wide). With `db`,
+ * also the CPU of the PostgreSQL backends connected to its database (`extra.databaseCpu`, read
+ * from pg_stat_activity's pids: the bench database's own share, without the background writers).
  */
 export function withServicesCpu<A extends unknown[]>(side: (...args: A) => Promise<SideRun>, db?: DataSource): (...args: A) => Promise<SideRun> {
   return async (...args: A) => {
     const backends = db ? await databaseBackendsCpu(db) : null;
-    const before = servicesCpuSeconds();
+    const before = servicesCpuSnapshot();
     const run = await side(...args);
-    const after = servicesCpuSeconds();
+    const after = servicesCpuSnapshot();
     const extra: Record<string, number> = { ...run.extra };
-    if (before !== null && after !== null) extra.servicesCpu = after - before;
+    if (before !== null && after !== null) {
+      extra.servicesCpu = cpuBetween(before.postgres, after.postgres);
+      extra.brokerCpu = cpuBetween(before.rabbitmq, after.rabbitmq);
+    }
     if (db && backends) extra.databaseCpu = cpuSince(backends, await databaseBackendsCpu(db));
     return { ...run, extra };
   };
@@ -36,22 +40,19 @@ function cpuSince(before: Map<number, number>, after: Map<number, number>): numb
   return total;
 }
 
-/**
- * PostgreSQL's and RabbitMQ's CPU per unit of work on each side (median over the rounds): the
- * part of the machine the project's durability costs, which the CPU columns of the app rows
- * (its own processes only) leave out.
- */
-export function servicesCpuRow(scenario: string, per: string, runs: Alternated, key: 'servicesCpu' | 'databaseCpu' = 'servicesCpu'): ResultRow | null {
-  const perUnit = (list: readonly SideRun[]): number | null => {
-    const values = list.filter((r) => r.extra?.[key] !== undefined && r.units > 0).map((r) => (r.extra?.[key] ?? 0) / r.units);
-    return values.length > 0 ? median(values) : null;
-  };
-  const project = perUnit(runs.project);
-  const baseline = perUnit(runs.baseline);
+/** Median over the rounds of `extra[key]` per unit of work, or null when no round has it. */
+export function extraPerUnit(list: readonly SideRun[], key: string): number | null {
+  const values = list.filter((r) => r.extra?.[key] !== undefined && r.units > 0).map((r) => (r.extra?.[key] ?? 0) / r.units);
+  return values.length > 0 ? median(values) : null;
+}
+
+function infoRow(scenario: string, metric: string, per: string, runs: Alternated, key: string): ResultRow | null {
+  const project = extraPerUnit(runs.project, key);
+  const baseline = extraPerUnit(runs.baseline, key);
   if (project === null && baseline === null) return null;
   return {
     scenario,
-    metric: key === 'servicesCpu' ? 'PostgreSQL + RabbitMQ CPU (outside the app processes)' : "PostgreSQL CPU of the bench database's backends",
+    metric,
     unit: '',
     project: null,
     baseline: null,
@@ -62,4 +63,22 @@ export function servicesCpuRow(scenario: string, per: string, runs: Alternated, 
     cpu: { per, project, baseline },
     rounds: runs.project.length,
   };
+}
+
+/**
+ * PostgreSQL's CPU per unit of work on each side (median over the rounds): the part of the machine
+ * the project's durability costs, which the CPU columns of the app rows (its own processes only)
+ * leave out. `servicesCpu`: only the bench database's backends and the shared background writers
+ * count, so other databases on a shared machine do not; `databaseCpu` (sides run with a `db`):
+ * the backends connected to the bench database alone.
+ */
+export function servicesCpuRow(scenario: string, per: string, runs: Alternated, key: 'servicesCpu' | 'databaseCpu' = 'servicesCpu'): ResultRow | null {
+  const metric =
+    key === 'servicesCpu' ? "PostgreSQL CPU (the bench database's backends + background writers)" : "PostgreSQL CPU of the bench database's backends";
+  return infoRow(scenario, metric, per, runs, key);
+}
+
+/** RabbitMQ's CPU per unit of work (`beam.smp`, machine-wide: it includes other users of the broker). */
+export function brokerCpuRow(scenario: string, per: string, runs: Alternated): ResultRow | null {
+  return infoRow(scenario, 'RabbitMQ CPU (beam.smp, machine-wide)', per, runs, 'brokerCpu');
 }

@@ -152,9 +152,11 @@ async function seedBacklog(runner: QueryRunner, endpoints: number): Promise<void
     [endpoints / ENDPOINTS_PER_ACCOUNT, ENDPOINTS_PER_ACCOUNT],
   );
   await runner.query(
-    `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+    // A leased delivery keeps its (past) next_attempt_at and holds a lease_until ahead, as a claim leaves it:
+    // the oldest of the endpoint's, so each claim's index scan meets it first and steps over it.
+    `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, lease_until)
      SELECT gen_random_uuid(), e.account_id, e.id, gen_random_uuid(), 'alarm.created', 'event', '\\x7b7d'::bytea, 'pending',
-            CASE WHEN g <= $1 THEN now() - make_interval(secs => g) ELSE now() + interval '70 seconds' END
+            now() - make_interval(secs => g), CASE WHEN g > $1 THEN now() + interval '70 seconds' END
        FROM webhook_endpoints e, generate_series(1, $2::int) g
       WHERE e.description = 'bench claim cost'`,
     [DUE_PER_ENDPOINT, DUE_PER_ENDPOINT + LEASED_PER_ENDPOINT],

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import type { ResultRow } from '../harness/report';
 import { runJson } from '../harness/run-json';
-import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
+import { brokerCpuRow, extraPerUnit, servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
+import { sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
 import { alarmData, deliverRound, receiverWithEndpoints, webhookFeatureGate } from './webhook-fixture';
 
@@ -47,6 +48,7 @@ export const webhooks: Scenario = {
       const events = ctx.options.webhookEvents;
       await project(Math.ceil(events / 10));
       await baseline(Math.ceil(events / 10));
+      const tablesBefore = await tableActivity(ctx);
       const runs = await alternate(
         ctx.options.rounds,
         () => project(events),
@@ -56,6 +58,10 @@ export const webhooks: Scenario = {
       );
       const p = medianOf(runs.project);
       const b = medianOf(runs.baseline);
+      const tables = describeActivity(tablesBefore, await tableActivity(ctx), events * ENDPOINTS * ctx.options.rounds);
+      ctx.log(`webhooks: ${tables}`);
+      for (const r of runs.project) r.extra = { ...r.extra, totalCpu: r.cpuSeconds + (r.extra?.servicesCpu ?? 0) + (r.extra?.brokerCpu ?? 0) };
+      const total = extraPerUnit(runs.project, 'totalCpu');
       return [
         {
           scenario: 'webhooks',
@@ -72,10 +78,58 @@ export const webhooks: Scenario = {
           samples: { project: runs.project.map((r) => r.value), baseline: runs.baseline.map((r) => r.value) },
           note: 'project CPU = dispatcher + api (outbox relay)',
         },
-        ...[servicesCpuRow('webhooks', 'delivery', runs)].filter((row): row is ResultRow => row !== null),
+        ...[servicesCpuRow('webhooks', 'delivery', runs), brokerCpuRow('webhooks', 'delivery', runs)].filter((row): row is ResultRow => row !== null),
+        {
+          scenario: 'webhooks',
+          metric: 'total CPU per delivery: dispatcher + api + PostgreSQL + RabbitMQ (median of the rounds\' sums)',
+          unit: '',
+          project: null,
+          baseline: null,
+          ratio: null,
+          target: '≤ 0.15 CPU-ms/delivery (issue 16)',
+          pass: total === null ? null : total <= 0.00015,
+          status: total === null ? 'info' : 'measured',
+          cpu: { per: 'delivery', project: total, baseline: cpuPerUnit(runs.baseline) },
+          rounds: ctx.options.rounds,
+          note: tables,
+        },
       ];
     } finally {
       await receiver.process.stop();
     }
   },
 };
+
+interface TableActivity {
+  tables: Map<string, { inserts: number; updates: number; hot: number; deletes: number }>;
+  commits: number;
+}
+
+const WEBHOOK_TABLES = ['outbox_events', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoints'];
+
+/** Row writes per table and commits of the bench database so far (statistics reach the views within a second or so). */
+async function tableActivity(ctx: BenchContext): Promise<TableActivity> {
+  await sleep(1_500);
+  const rows = (await ctx.db.query(
+    `SELECT relname, n_tup_ins::float8 AS ins, n_tup_upd::float8 AS upd, n_tup_hot_upd::float8 AS hot, n_tup_del::float8 AS del
+       FROM pg_stat_user_tables WHERE relname = ANY($1)`,
+    [WEBHOOK_TABLES],
+  )) as Array<{ relname: string; ins: number; upd: number; hot: number; del: number }>;
+  const [db] = (await ctx.db.query(`SELECT xact_commit::float8 AS commits FROM pg_stat_database WHERE datname = current_database()`)) as Array<{ commits: number }>;
+  return {
+    tables: new Map(rows.map((r) => [r.relname, { inserts: r.ins, updates: r.upd, hot: r.hot, deletes: r.del }])),
+    commits: db?.commits ?? 0,
+  };
+}
+
+/** Per 1,000 deliveries of the measured rounds (both sides; the baseline writes nothing): inserts, updates (HOT), deletes per table, commits. */
+function describeActivity(before: TableActivity, after: TableActivity, deliveries: number): string {
+  const per = (n: number): string => ((n / deliveries) * 1000).toFixed(0);
+  const parts = WEBHOOK_TABLES.map((name) => {
+    const a = after.tables.get(name);
+    const b = before.tables.get(name) ?? { inserts: 0, updates: 0, hot: 0, deletes: 0 };
+    if (!a) return `${name} —`;
+    return `${name} ${per(a.inserts - b.inserts)} ins / ${per(a.updates - b.updates)} upd (${per(a.hot - b.hot)} HOT) / ${per(a.deletes - b.deletes)} del`;
+  });
+  return `per 1,000 deliveries: ${parts.join('; ')}; ${per(after.commits - before.commits)} commits (the harness's outbox writes included)`;
+}

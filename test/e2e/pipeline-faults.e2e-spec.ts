@@ -39,6 +39,7 @@ interface DeliveryRow {
   event_id: string;
   body: Buffer;
   next_attempt_at: Date | null;
+  lease_until: Date | null;
 }
 
 describe('event pipeline under process faults (built apps as child processes)', () => {
@@ -139,7 +140,7 @@ describe('event pipeline under process faults (built apps as child processes)', 
     dataSource.transaction((manager) => writeOutboxEvent(manager, { accountId, type: 'alarm.created', aggregateType: 'alarm', aggregateId, data }));
 
   const deliveries = (endpointId: string): Promise<DeliveryRow[]> =>
-    dataSource.query('SELECT id, status, attempts, event_id, body, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [endpointId]);
+    dataSource.query('SELECT id, status, attempts, event_id, body, next_attempt_at, lease_until FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [endpointId]);
 
   const attemptLog = (deliveryId: string): Promise<Array<{ id: string; outcome: string; status_code: number | null }>> =>
     dataSource.query('SELECT id, outcome, status_code FROM webhook_attempts WHERE webhook_delivery_id = $1 ORDER BY attempt_number', [deliveryId]);
@@ -205,9 +206,9 @@ describe('event pipeline under process faults (built apps as child processes)', 
       // The unrecorded attempt leaves the delivery pending and claimed: due again only when the lease ends.
       const [claimed] = await deliveries(hook.id);
       expect(claimed).toMatchObject({ status: 'pending', attempts: 1 });
-      expect(claimed.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 30_000);
+      expect(claimed.lease_until!.getTime()).toBeGreaterThan(Date.now() + 30_000);
       // The lease has run out: the claim's, and the dead process's hold on the account (webhook_claim_owners).
-      await dataSource.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [claimed.id]);
+      await dataSource.query('UPDATE webhook_deliveries SET lease_until = now() WHERE id = $1', [claimed.id]);
       const [owner] = await dataSource.query('SELECT until FROM webhook_claim_owners WHERE account_id = $1', [hook.account_id]);
       expect(owner.until.getTime()).toBeGreaterThan(Date.now() + 30_000);
       await dataSource.query('UPDATE webhook_claim_owners SET until = now() WHERE account_id = $1', [hook.account_id]);

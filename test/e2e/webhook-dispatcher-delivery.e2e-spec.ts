@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { createLogger } from '@app/observability';
 import { verifyWebhookRequest } from '@app/webhook-kit';
-import type { CreatedWebhookEndpoint, WebhookEndpointsService } from '@app/webhooks';
+import { claimDueDeliveries, releaseDeliveryClaims, type CreatedWebhookEndpoint, type WebhookEndpointsService } from '@app/webhooks';
 import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
 import { DeliveryStore, type ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-store';
 import type { AttemptResult } from '../../apps/dispatcher/src/delivery/webhook-sender';
@@ -247,6 +247,83 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(visible[0].delivery_id).toBe(newest.deliveryId);
       expect(visible.map((v) => v.attempted_at)).toEqual(visible.map((v) => v.attempted_at).sort().reverse());
       await recorder.stop();
+    });
+  });
+
+  describe('claims (a lease outside the indexes)', () => {
+    /** `count` due deliveries of the endpoint, the first due earliest. */
+    async function due(hook: CreatedWebhookEndpoint, count: number): Promise<string[]> {
+      const rows: Array<{ id: string }> = await dataSource.query(
+        `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() - make_interval(secs => 100 - n)
+           FROM generate_series(1, $3) AS n ORDER BY n
+         RETURNING id`,
+        [hook.account_id, hook.id, count],
+      );
+      return rows.map((row) => row.id);
+    }
+
+    const claim = (store: DeliveryStore, limit: number): Promise<ClaimedDelivery[]> => store.claimDue(limit, 4, new Map(), 60_000);
+
+    it('claims the oldest due first within the bounds, leases them in lease_until (next_attempt_at untouched), and skips leased ones', async () => {
+      await harness.stopDispatcher(); // the test is the only claimer
+      const hook = await endpoint('/claims');
+      const store = new DeliveryStore(dataSource);
+      const ids = await due(hook, 6);
+      const before: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1)', [ids]);
+
+      const first = await claim(store, 10);
+      expect(first.map((d) => d.id).sort()).toEqual(ids.slice(0, 4).sort()); // 4 per endpoint, oldest due first
+      expect(first.every((d) => d.url === hook.url && d.body.equals(Buffer.from('{}')) && d.attempts === 0)).toBe(true);
+      const after: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1)', [ids]);
+      const leased = after.filter((d) => d.lease_until !== null);
+      expect(leased.map((d) => d.id).sort()).toEqual(ids.slice(0, 4).sort());
+      expect(leased.every((d) => d.lease_until!.getTime() > Date.now() + 50_000 && d.status === 'pending')).toBe(true);
+      // The schedule is not the lease: next_attempt_at (the indexed column) keeps its value.
+      expect(after.map((d) => [d.id, d.next_attempt_at!.getTime()]).sort()).toEqual(before.map((d) => [d.id, d.next_attempt_at!.getTime()]).sort());
+
+      // Leased rows are skipped although due: the next claim takes the other two, then nothing.
+      expect((await claim(store, 10)).map((d) => d.id).sort()).toEqual(ids.slice(4).sort());
+      expect(await claim(store, 10)).toEqual([]);
+
+      // Handed back now: due again at once; handed back for later: not before then.
+      const oldestFirst = ids.slice(0, 4).map((id) => first.find((d) => d.id === id) as ClaimedDelivery);
+      await store.releaseClaims(oldestFirst.slice(0, 2));
+      await store.releaseClaims(oldestFirst.slice(2), 60_000);
+      expect((await claim(store, 10)).map((d) => d.id).sort()).toEqual(ids.slice(0, 2).sort());
+      expect(await claim(store, 10)).toEqual([]);
+      const [backlog] = await dataSource.query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND lease_until > now() + interval '50 seconds'`,
+        [hook.id],
+      );
+      expect(backlog.n).toBe(6);
+    });
+
+    it('claims, hand-backs and deferrals are HOT updates (no indexed column changes)', async () => {
+      await harness.stopDispatcher();
+      const hook = await endpoint('/claims-hot');
+      const ids = await due(hook, 4);
+      // On one connection, so that this transaction's own statistics count every update it made. PostgreSQL
+      // (15) adds the connection's earlier transactions whose statistics it has not flushed yet (at most once a
+      // second, and only between transactions): the claim's own transaction on this pooled connection a moment
+      // ago, say. Those cannot change inside this transaction, so the difference is this transaction's alone.
+      const hot = await dataSource.transaction(async (manager) => {
+        const updates = async (): Promise<{ updated: number; hot: number }> =>
+          (
+            await manager.query(
+              `SELECT pg_stat_get_xact_tuples_updated('webhook_deliveries'::regclass)::int AS updated,
+                      pg_stat_get_xact_tuples_hot_updated('webhook_deliveries'::regclass)::int AS hot`,
+            )
+          )[0];
+        const before = await updates();
+        const claimed = await claimDueDeliveries(manager, newId(), 10, 4, new Map(), 60_000, { perAccount: 10, busyAccounts: new Map(), released: [] });
+        expect(claimed.map((d) => d.id).sort()).toEqual([...ids].sort());
+        await releaseDeliveryClaims(manager, claimed.slice(0, 2), 0);
+        await releaseDeliveryClaims(manager, claimed.slice(2), 5_000);
+        const after = await updates();
+        return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+      });
+      expect(hot).toEqual({ updated: 8, hot: 8 });
     });
   });
 

@@ -104,7 +104,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
     // PER_ENDPOINT in flight and as many held: four leased, two sent.
     await waitFor('the first attempts to reach the receiver', () => inFlight >= PER_ENDPOINT);
     const leasedAhead = async (): Promise<number> =>
-      (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at > now() + interval '10 seconds'`, [hook.id]))[0].n;
+      (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND lease_until > now() + interval '10 seconds'`, [hook.id]))[0].n;
     await waitFor('the claim ahead', async () => (await leasedAhead()) === 2 * PER_ENDPOINT || undefined);
     // Stopping hands the held claims back at once, then waits for the attempts in flight.
     const stopping = stopDispatcher();
@@ -117,7 +117,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
     expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(PER_ENDPOINT);
     const handedBack = rows.filter((d) => d.status === 'pending');
     expect(handedBack).toHaveLength(events.length - PER_ENDPOINT);
-    expect(handedBack.every((d) => d.attempts === 0 && d.next_attempt_at!.getTime() <= Date.now())).toBe(true);
+    expect(handedBack.every((d) => d.attempts === 0 && d.next_attempt_at!.getTime() <= Date.now() && d.lease_until === null)).toBe(true);
 
     await startDispatcher();
     for (const event of events) expect((await settled(hook.id, event.id)).status).toBe('succeeded');

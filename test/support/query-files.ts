@@ -43,7 +43,8 @@ export function renderQueryFile(family: LoadedFamily): string {
     ...(family.reads.length ? [`-- Reads: ${family.reads.join(', ')}`] : []),
   ];
   const statements = family.queries.map(
-    (query) => `-- ${family.owner}.${query.name} (${query.scope === 'tenant' ? 'tenant: $1 is the caller\'s account' : 'platform: across tenants'})\n${query.text};`,
+    (query) =>
+      `-- ${family.owner}.${query.name} (${query.scope === 'tenant' ? 'tenant: $1 is the caller\'s account' : 'platform: across tenants'}${query.prepared ? '; prepared statement' : ''})\n${query.text};`,
   );
   return `${header.join('\n')}\n\n${statements.join('\n\n')}\n`;
 }

@@ -30,6 +30,8 @@ export interface DeliveryRow {
   origin: string;
   body: Buffer;
   next_attempt_at: Date | null;
+  /** Until when a dispatcher holds the delivery (claimed, or handed back for later); null: not leased. */
+  lease_until: Date | null;
   last_status_code: number | null;
   last_error: string | null;
 }

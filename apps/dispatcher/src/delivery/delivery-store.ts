@@ -75,9 +75,10 @@ export class DeliveryStore {
    * endpoint's backlog cannot fill every slot), `perAccount - busyAccounts` per account (so one
    * tenant's many endpoints cannot either) and `limit` in all, oldest due first, skipping rows
    * another worker is claiming, and skipping accounts another worker owns; this worker then owns
-   * the accounts it claimed, after giving up `released` ones. The claim is a lease:
-   * `next_attempt_at` moves `leaseMs` ahead, so a worker that dies mid-attempt leaves the delivery
-   * (and its accounts, to the other replicas) due again once the lease runs out.
+   * the accounts it claimed, after giving up `released` ones. The claim is a lease: `lease_until`
+   * moves `leaseMs` ahead, so a worker that dies mid-attempt leaves the delivery (and its accounts,
+   * to the other replicas) due again once the lease runs out. The lease column is in no index, so
+   * a claim is a HOT update (no index entries, same page).
    */
   async claimDue(
     limit: number,

@@ -20,6 +20,7 @@ import { WebhookEndpointHourlyStats1763771350000 } from './1763771350000-Webhook
 import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwners';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
+import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   WebhookClaimOwners1763771100000,
   WebhookRecovery1763771700000,
   WebhookEventLogIndex1763771800000,
+  WebhookDeliveryLease1763771900000,
 ];

@@ -14,6 +14,12 @@ export interface Query {
   readonly name: string;
   readonly text: string;
   readonly scope: 'tenant' | 'platform';
+  /**
+   * Run as a named prepared statement on a pooled connection (`<owner>.<name>`): parsed once per
+   * connection and, after a few executions, planned once (PostgreSQL's generic plan) instead of
+   * on every call. For the few hot statements whose planning costs more than their execution.
+   */
+  readonly prepared: boolean;
 }
 
 declare const tenantBrand: unique symbol;
@@ -33,6 +39,11 @@ export interface QueryFamily<T extends Record<string, string>, P extends Record<
   reads?: readonly string[];
   tenant?: T;
   platform?: P;
+  /**
+   * Statements run as named prepared statements (see `Query.prepared`): only hot, fixed-shape
+   * statements whose plan does not depend on their parameters' values.
+   */
+  prepared?: ReadonlyArray<keyof T | keyof P>;
 }
 
 export interface QueryFamilyRecord {
@@ -71,17 +82,19 @@ export function defineQueries<T extends Record<string, string> = Record<never, s
   if (FAMILIES.has(family.owner)) throw new Error(`query family ${family.owner} is declared twice`);
   const queries: Query[] = [];
   const out: Record<string, Query> = {};
+  const prepared = new Set<string>((family.prepared ?? []).map(String));
   for (const [scope, statements] of [
     ['tenant', family.tenant ?? {}],
     ['platform', family.platform ?? {}],
   ] as const) {
     for (const [name, text] of Object.entries(statements)) {
       if (out[name]) throw new Error(`query ${family.owner}.${name} is declared twice`);
-      const query: Query = Object.freeze({ owner: family.owner, name, text: normalise(dedent(text)), scope });
+      const query: Query = Object.freeze({ owner: family.owner, name, text: normalise(dedent(text)), scope, prepared: prepared.delete(name) });
       out[name] = query;
       queries.push(query);
     }
   }
+  if (prepared.size > 0) throw new Error(`query family ${family.owner} prepares undeclared statements: ${[...prepared].join(', ')}`);
   FAMILIES.set(family.owner, { owner: family.owner, tables: family.tables, reads: family.reads ?? [], queries });
   return out as { [K in keyof T]: TenantQuery } & { [K in keyof P]: PlatformQuery };
 }

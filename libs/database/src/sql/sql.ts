@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PlatformQuery, TenantParams, TenantQuery } from './query';
+import type { PlatformQuery, Query, TenantParams, TenantQuery } from './query';
 
 /** Where a statement runs: the DataSource (pool), or a transaction's EntityManager. */
 export type Db = DataSource | EntityManager;
@@ -19,15 +19,20 @@ function poolOf(dataSource: DataSource): Pool | undefined {
  * The one way the service runs SQL. Outside a transaction a statement goes straight to the
  * DataSource's pg pool (no QueryRunner round trip: create, connect, events, release); inside one
  * it runs on the transaction's connection. Every command answers the same shape (TypeORM's
- * `query` returns `[rows, count]` for UPDATE/DELETE but bare rows otherwise).
+ * `query` returns `[rows, count]` for UPDATE/DELETE but bare rows otherwise). A statement declared
+ * `prepared` runs on the pool as a named prepared statement (pg prepares it once per connection);
+ * inside a transaction it runs unnamed like the others.
  */
-async function execute<T>(db: Db, text: string, params: readonly unknown[]): Promise<SqlResult<T>> {
+async function execute<T>(db: Db, query: Query, params: readonly unknown[]): Promise<SqlResult<T>> {
+  const { text } = query;
   const runner = db instanceof DataSource ? undefined : db.queryRunner;
   if (!runner) {
     const dataSource = db instanceof DataSource ? db : db.connection;
     const pool = poolOf(dataSource);
     if (pool) {
-      const result = await pool.query(text, params as unknown[]);
+      const result = query.prepared
+        ? await pool.query({ name: `${query.owner}.${query.name}`, text, values: params as unknown[] })
+        : await pool.query(text, params as unknown[]);
       return { rows: result.rows as T[], count: result.rowCount ?? result.rows.length };
     }
     const own = dataSource.createQueryRunner();
@@ -47,25 +52,25 @@ async function execute<T>(db: Db, text: string, params: readonly unknown[]): Pro
 export function run<T = Record<string, unknown>>(db: Db, query: TenantQuery, params: TenantParams): Promise<SqlResult<T>>;
 export function run<T = Record<string, unknown>>(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<SqlResult<T>>;
 export function run<T>(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<SqlResult<T>> {
-  return execute<T>(db, query.text, params);
+  return execute<T>(db, query, params);
 }
 
 export async function rows<T = Record<string, unknown>>(db: Db, query: TenantQuery, params: TenantParams): Promise<T[]>;
 export async function rows<T = Record<string, unknown>>(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<T[]>;
 export async function rows<T>(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<T[]> {
-  return (await execute<T>(db, query.text, params)).rows;
+  return (await execute<T>(db, query, params)).rows;
 }
 
 /** The first row, or null. */
 export async function first<T = Record<string, unknown>>(db: Db, query: TenantQuery, params: TenantParams): Promise<T | null>;
 export async function first<T = Record<string, unknown>>(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<T | null>;
 export async function first<T>(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<T | null> {
-  return (await execute<T>(db, query.text, params)).rows[0] ?? null;
+  return (await execute<T>(db, query, params)).rows[0] ?? null;
 }
 
 /** Rows changed (or returned) by the statement. */
 export async function count(db: Db, query: TenantQuery, params: TenantParams): Promise<number>;
 export async function count(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<number>;
 export async function count(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<number> {
-  return (await execute(db, query.text, params)).count;
+  return (await execute(db, query, params)).count;
 }

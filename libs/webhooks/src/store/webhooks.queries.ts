@@ -43,6 +43,9 @@ export const WEBHOOK_QUERIES = defineQueries({
   owner: 'webhooks',
   tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats', 'webhook_claim_owners'],
   reads: ['accounts', 'outbox_events'],
+  // The dispatcher's per-batch statements of a fixed shape: parsed and planned once per connection.
+  // Not the claim: its best plan depends on the busy lists and limits it is given.
+  prepared: ['subscribedEndpoints', 'fanOutDeliveries', 'recordSuccesses', 'trimAttemptLog'],
   tenant: {
     // Endpoint management (the api's panel, the CLI).
     endpointCount: 'SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1',
@@ -85,7 +88,7 @@ export const WEBHOOK_QUERIES = defineQueries({
       VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now())`,
     cancelPendingDeliveries: `
       UPDATE webhook_deliveries
-         SET status = 'cancelled', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+         SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
        WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending'`,
 
     // Recovery after an outage (recovery.ts). The endpoint row is locked first, so two recoveries of one
@@ -194,6 +197,7 @@ export const WEBHOOK_QUERIES = defineQueries({
           CROSS JOIN LATERAL (
             SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
              WHERE wd.endpoint_id = e.id AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+               AND (wd.lease_until IS NULL OR wd.lease_until <= now())
              ORDER BY wd.next_attempt_at
              LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
           ) d
@@ -218,11 +222,13 @@ export const WEBHOOK_QUERIES = defineQueries({
       claimed AS (
         SELECT wd.id FROM webhook_deliveries wd
          WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+           AND (wd.lease_until IS NULL OR wd.lease_until <= now())
          FOR UPDATE SKIP LOCKED
       ),
       leased AS (
+        -- the lease is a column outside every index: a HOT update
         UPDATE webhook_deliveries w
-           SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+           SET lease_until = now() + make_interval(secs => $5::double precision / 1000)
           FROM claimed c, webhook_endpoints e
          WHERE w.id = c.id AND e.id = w.endpoint_id
         RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext
@@ -237,7 +243,8 @@ export const WEBHOOK_QUERIES = defineQueries({
     // A dispatcher process gives up the accounts of which it holds nothing any more (and all of them when it stops).
     releaseAccounts: 'DELETE FROM webhook_claim_owners WHERE worker_id = $1 AND account_id = ANY($2::uuid[])',
     releaseClaims: `
-      UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+      UPDATE webhook_deliveries d
+         SET lease_until = CASE WHEN $3::double precision > 0 THEN now() + make_interval(secs => $3::double precision / 1000) END
         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
        WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
     recordSuccesses: `
@@ -254,7 +261,7 @@ export const WEBHOOK_QUERIES = defineQueries({
       ), delivery AS (
         UPDATE webhook_deliveries d
            SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
-               status = 'succeeded', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+               status = 'succeeded', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
           FROM input i
          WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
         RETURNING d.id
@@ -284,7 +291,7 @@ export const WEBHOOK_QUERIES = defineQueries({
     recordFailedAttempt: `
       UPDATE webhook_deliveries
          SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
-             status = $5, next_attempt_at = $6, updated_at = now(),
+             status = $5, next_attempt_at = $6, lease_until = NULL, updated_at = now(),
              completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
        WHERE id = $1 AND status = 'pending' AND attempts = $7`,
     disableFailingEndpoint: `
@@ -300,7 +307,7 @@ export const WEBHOOK_QUERIES = defineQueries({
       SELECT 1`,
     dueBacklog: `
       SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM webhook_deliveries
-       WHERE status = 'pending' AND next_attempt_at <= now()`,
+       WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())`,
     disabledEndpointCount: 'SELECT count(*) AS disabled FROM webhook_endpoints WHERE NOT enabled',
 
     // Housekeeping (the api, hourly): bounded batches; the last parameter is the batch size.

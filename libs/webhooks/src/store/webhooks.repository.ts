@@ -240,9 +240,9 @@ export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): 
  * skipping rows another worker is claiming, and skipping every account another worker owns (one
  * worker at a time serves an account, so each worker's own bounds are the bounds of all of them
  * together). The worker owns the accounts it claims for as long as the lease, and first gives up
- * `released` (accounts of which it holds nothing any more). The claim is a lease: `next_attempt_at`
- * moves `leaseMs` ahead. Claims of all workers are serialised (a transaction-scoped advisory lock),
- * so two of them cannot take one account at the same moment.
+ * `released` (accounts of which it holds nothing any more). The claim is a lease: `lease_until`
+ * (in no index: a HOT update) moves `leaseMs` ahead. Claims of all workers are serialised (a
+ * transaction-scoped advisory lock), so two of them cannot take one account at the same moment.
  */
 export function claimDueDeliveries(
   db: Db,
