@@ -1,13 +1,10 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@app/config';
-import { aisTopology, ingestTopology } from '@app/domain';
-import { eventBrokerNames } from './adapters/webhooks.adapter';
-import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
-import { createDatabase, dropDatabase, openMigrated, serverVersion, uniqueName } from './harness/bench-database';
-import { deleteBrokerNames } from './harness/broker';
+import { benchAppEnv, dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
+import { createRunDatabase, serverVersion, uniqueName } from './harness/bench-database';
+import { deleteRunBrokerNames } from './harness/broker';
 import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
 import { parseOptions } from './harness/options';
@@ -17,6 +14,7 @@ import { failed, machineLine, markdownTable, skipped, writeReport, type ResultRo
 import { seedDevices } from './seed/devices';
 import { ensurePartitions, seedMinutePoints } from './seed/telemetry';
 import { createTenant, fetchToken } from './seed/tenant';
+import { runScale } from './scale/run-scale';
 import { SCENARIOS } from './scenarios';
 import { memoryRows } from './scenarios/memory';
 import type { BenchContext } from './scenarios/scenario';
@@ -39,7 +37,8 @@ async function main(): Promise<void> {
   const cleanup = new Cleanup();
   cleanup.onSignals();
   try {
-    await run(options, cleanup);
+    if (options.scale) await runScale(options, cleanup, { root, resultsDir, started, log });
+    else await run(options, cleanup);
   } finally {
     log('cleaning up (processes, broker names, database)');
     await cleanup.run();
@@ -51,22 +50,10 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
   const machine = machineInfo(await serverVersion(options.adminUrl));
 
-  const databaseName = uniqueName('cc_bench');
-  const databaseUrl = await createDatabase(options.adminUrl, databaseName);
-  cleanup.add(`drop database ${databaseName}`, () => dropDatabase(options.adminUrl, databaseName));
-  log(`database ${databaseName}: migrating`);
-  const db = await openMigrated(databaseUrl);
-  cleanup.add('close the harness connection', () => db.destroy());
+  const { databaseUrl, db } = await createRunDatabase(options.adminUrl, 'cc_bench', cleanup, log);
 
   const amqpPrefix = uniqueName('cc_bench');
-  cleanup.add(`delete broker names ${amqpPrefix}.*`, async () => {
-    const feeds = [ingestTopology(amqpPrefix), aisTopology(amqpPrefix)];
-    const events = await eventBrokerNames(root, amqpPrefix);
-    await deleteBrokerNames(options.amqpUrl, {
-      queues: [...feeds.flatMap((feed) => [feed.queue, feed.deadLetterQueue]), ...events.queues],
-      exchanges: [...feeds.flatMap((feed) => [feed.exchange, feed.deadLetterExchange]), ...events.exchanges],
-    });
-  });
+  cleanup.add(`delete broker names ${amqpPrefix}.*`, () => deleteRunBrokerNames(root, options.amqpUrl, amqpPrefix));
   const tls = makeTestCertificates();
   cleanup.add('remove test certificates', () => Promise.resolve(removeCertificates(tls)));
 
@@ -82,16 +69,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   await db.query('ANALYZE');
 
   const appEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    AMQP_URL: options.amqpUrl,
-    AMQP_PREFIX: amqpPrefix,
-    JWT_SIGNING_KEYS: `bench:${randomBytes(32).toString('hex')}`,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    TOKEN_RATE_LIMIT_PER_MINUTE: '10000',
-    LOG_LEVEL: 'warn',
+    ...benchAppEnv(databaseUrl, options.amqpUrl, amqpPrefix),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
     NODE_EXTRA_CA_CERTS: tls.caFile,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -18,6 +19,25 @@ export function apiNodeFlags(root: string): string[] {
   if (override !== undefined) return override.split(' ').filter(Boolean);
   const flags = createRequire(__filename)(join(root, 'scripts/node-flags.js')) as { API_NODE_FLAGS: string[] };
   return [...flags.API_NODE_FLAGS];
+}
+
+/**
+ * The environment every bench run starts the apps with: production mode, fresh keys, its own
+ * database and broker prefix, a rate limit that never refuses (the limiter still runs) and `warn` logs.
+ */
+export function benchAppEnv(databaseUrl: string, amqpUrl: string, amqpPrefix: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    AMQP_URL: amqpUrl,
+    AMQP_PREFIX: amqpPrefix,
+    JWT_SIGNING_KEYS: `bench:${randomBytes(32).toString('hex')}`,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_RATE_LIMIT_PER_MINUTE: '10000',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 export interface ProfileSetup {
