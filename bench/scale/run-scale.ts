@@ -166,14 +166,14 @@ export async function runScale(options: BenchOptions, cleanup: Cleanup, env: Sca
     const ingest: number[] = [];
     const ingestCpu = { api: 0, database: 0, points: 0 };
     for (let round = 0; round < rounds; round++) {
-      const before = await cpu();
+      const before = await cpu.read();
       const run = await ingestRound();
-      const after = await cpu();
-      ingestCpu.api += after.api - before.api;
-      ingestCpu.database += after.database - before.database;
+      const spent = cpu.since(before, await cpu.read());
+      ingestCpu.api += spent.api;
+      ingestCpu.database += spent.database;
       ingestCpu.points += run.points;
       ingest.push(run.pointsPerSecond);
-      log(`  ingest round ${round + 1}/${rounds}: ${run.pointsPerSecond.toFixed(0)} points/s, ${(((after.api - before.api + after.database - before.database) / run.points) * 1e6).toFixed(1)} CPU-µs/point (api + backends)`);
+      log(`  ingest round ${round + 1}/${rounds}: ${run.pointsPerSecond.toFixed(0)} points/s, ${(((spent.api + spent.database) / run.points) * 1e6).toFixed(1)} CPU-µs/point (api + backends)`);
     }
     load.push(loadavg()[0]);
     explain.push(await explainReads(databaseUrl, tenant.accountId, probes[0], latestDay, months[Math.floor(months.length / 2)], size));
@@ -193,7 +193,7 @@ async function measureReads(
   token: string,
   rounds: number,
   perRound: number,
-  cpu: () => Promise<{ api: number; database: number }>,
+  cpu: ReturnType<typeof cpuMeter>,
   log: (message: string) => void,
   label: string,
 ): Promise<SizeResult['latencies']> {
@@ -208,7 +208,7 @@ async function measureReads(
     for (let b = 0; b < blocks; b++) {
       for (let k = 0; k < targets.length; k++) {
         const target = targets[(b + k) % targets.length];
-        const before = await cpu();
+        const before = await cpu.read();
         for (let i = 0; i < BLOCK; i++) {
           const url = target.url(random);
           const start = nowMs();
@@ -218,11 +218,11 @@ async function measureReads(
           if (page.data.length === 0) throw new Error(`${target.kind}: empty page (${url})`);
           samples.get(target.kind)?.push(ms);
         }
-        const after = await cpu();
+        const spent = cpu.since(before, await cpu.read());
         const entry = perKind.get(target.kind);
         if (entry && round >= 0) {
-          entry.api += after.api - before.api;
-          entry.database += after.database - before.database;
+          entry.api += spent.api;
+          entry.database += spent.database;
           entry.requests += BLOCK;
         }
       }
@@ -250,25 +250,39 @@ async function measureReads(
   return out;
 }
 
+/** CPU readings: the api process and each PostgreSQL backend of this database, by pid. */
+interface CpuReading {
+  api: number;
+  backends: Map<number, number>;
+}
+
 /**
- * CPU seconds so far of the api process and of the PostgreSQL backends serving this database (its
- * pool and the ingestion consumer; not the other databases on the shared server). Backends read
- * through /proc/<pid>/stat; one that exits meanwhile is left out.
+ * CPU of the api process and of the PostgreSQL backends serving this database (its pool and the
+ * ingestion consumer; not the other databases on the shared server), read from /proc/<pid>/stat.
+ * The pool opens and closes connections: a backend's CPU counts from 0 when it appears (its start
+ * is part of the cost) and one that exits is left out (it was idle, that is why it was closed).
  */
-function cpuMeter(api: { cpuSeconds(): number }, client: Client): () => Promise<{ api: number; database: number }> {
-  return async () => {
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
-    );
-    let database = 0;
-    for (const { pid } of rows) {
-      try {
-        database += cpuSeconds(pid);
-      } catch {
-        // exited between the query and the read
+function cpuMeter(api: { cpuSeconds(): number }, client: Client): { read(): Promise<CpuReading>; since(before: CpuReading, after: CpuReading): { api: number; database: number } } {
+  return {
+    async read() {
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      );
+      const backends = new Map<number, number>();
+      for (const { pid } of rows) {
+        try {
+          backends.set(pid, cpuSeconds(pid));
+        } catch {
+          // exited between the query and the read
+        }
       }
-    }
-    return { api: api.cpuSeconds(), database };
+      return { api: api.cpuSeconds(), backends };
+    },
+    since(before, after) {
+      let database = 0;
+      for (const [pid, seconds] of after.backends) database += seconds - (before.backends.get(pid) ?? 0);
+      return { api: after.api - before.api, database };
+    },
   };
 }
 
