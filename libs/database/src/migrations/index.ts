@@ -16,6 +16,7 @@ import { ShareLinkNonce1763770200000 } from './1763770200000-ShareLinkNonce';
 import { WebhookDeliveryRetention1763770300000 } from './1763770300000-WebhookDeliveryRetention';
 import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounters';
 import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails';
+import { TelemetryPlannerStatistics1763771600000 } from './1763771600000-TelemetryPlannerStatistics';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   RateLimitCounters1763770600000,
   InvitationEmails1763771000000,
   ShareLinkNonce1763770200000,
+  TelemetryPlannerStatistics1763771600000,
 ];
