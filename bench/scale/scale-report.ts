@@ -110,7 +110,7 @@ export function scaleRows(results: readonly SizeResult[], factor: number, rounds
   const small = results[0];
   const large = results[results.length - 1];
   return scaleFigures().map((figure) => {
-    const sizes = results.map((r) => ({ points: r.facts.points, value: figure.value(r) }));
+    const sizes = results.map((r) => ({ points: r.size, stored: r.facts.points, value: figure.value(r) }));
     const verdict = scaleVerdict(sizes, figure.direction, factor);
     return {
       scenario: figure.scenario,

@@ -89,7 +89,8 @@ describe('bench --scale: report rows, table and chart', () => {
     const p50 = rows.find((r) => r.scenario === 'scale-tracking' && r.metric.endsWith('p50'));
     expect(p50).toMatchObject({ project: 2.6, baseline: 2, pass: false, status: 'measured' });
     expect(p50?.ratio).toBeCloseTo(1.3);
-    expect(p50?.sizes).toEqual([{ points: 1_040_800, value: 2 }, { points: 50_040_800, value: 2.6 }]);
+    expect(p50?.target).toBe('≤ 1.2 × its 1 M figure');
+    expect(p50?.sizes).toEqual([{ points: 1e6, stored: 1_040_800, value: 2 }, { points: 50e6, stored: 50_040_800, value: 2.6 }]);
     const ingest = rows.find((r) => r.scenario === 'scale-ingest');
     expect(ingest).toMatchObject({ project: 59_000, baseline: 60_000, pass: true });
     expect(rows.filter((r) => r.scenario === 'scale-database-size').every((r) => r.status === 'info' && r.pass === null)).toBe(true);
