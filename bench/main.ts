@@ -15,6 +15,7 @@ import { failed, machineLine, markdownTable, skipped, writeReport, type ResultRo
 import { seedDevices } from './seed/devices';
 import { ensurePartitions, seedMinutePoints } from './seed/telemetry';
 import { createTenant, fetchToken } from './seed/tenant';
+import { runScale } from './scale/run-scale';
 import { SCENARIOS } from './scenarios';
 import { memoryRows } from './scenarios/memory';
 import type { BenchContext } from './scenarios/scenario';
@@ -36,7 +37,8 @@ async function main(): Promise<void> {
   const cleanup = new Cleanup();
   cleanup.onSignals();
   try {
-    await run(options, cleanup);
+    if (options.scale) await runScale(options, cleanup, { root, resultsDir, started, log });
+    else await run(options, cleanup);
   } finally {
     log('cleaning up (processes, broker names, database)');
     await cleanup.run();

@@ -6,9 +6,9 @@ import { deleteBrokerNames } from './broker';
 /**
  * The environment the harness starts the api and the dispatcher with (bench and soak): fresh keys,
  * the run's own database and AMQP prefix, a limiter that never refuses, `LOG_LEVEL=warn`, private
- * webhook targets allowed and the throwaway CA of the loopback receiver.
+ * webhook targets allowed and, when given, the throwaway CA of the loopback receiver.
  */
-export function benchAppEnv(databaseUrl: string, amqpUrl: string, amqpPrefix: string, caFile: string): NodeJS.ProcessEnv {
+export function benchAppEnv(databaseUrl: string, amqpUrl: string, amqpPrefix: string, caFile?: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
@@ -22,7 +22,7 @@ export function benchAppEnv(databaseUrl: string, amqpUrl: string, amqpPrefix: st
     LOG_LEVEL: 'warn',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-    NODE_EXTRA_CA_CERTS: caFile,
+    ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}),
   };
 }
 

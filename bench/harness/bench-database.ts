@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrationsLocked } from '@app/database';
+import type { Cleanup } from './cleanup';
 
 export const DEFAULT_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -42,4 +43,23 @@ export async function openMigrated(url: string): Promise<DataSource> {
   await dataSource.initialize();
   await runMigrationsLocked(dataSource);
   return dataSource;
+}
+
+/**
+ * The run's own database, created and migrated, and dropped by `cleanup` (the harness connection
+ * closed first): the start of every bench run.
+ */
+export async function createRunDatabase(
+  adminUrl: string,
+  prefix: string,
+  cleanup: Cleanup,
+  log: (message: string) => void,
+): Promise<{ databaseName: string; databaseUrl: string; db: DataSource }> {
+  const databaseName = uniqueName(prefix);
+  const databaseUrl = await createDatabase(adminUrl, databaseName);
+  cleanup.add(`drop database ${databaseName}`, () => dropDatabase(adminUrl, databaseName));
+  log(`database ${databaseName}: migrating`);
+  const db = await openMigrated(databaseUrl);
+  cleanup.add('close the harness connection', () => db.destroy());
+  return { databaseName, databaseUrl, db };
 }

@@ -18,3 +18,4 @@ export async function deleteBrokerNames(amqpUrl: string, names: { queues: string
     await connection.close();
   }
 }
+

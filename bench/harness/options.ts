@@ -14,14 +14,22 @@ export interface BenchOptions {
   eventLatencySeconds: number;
   adminUrl: string;
   amqpUrl: string;
+  /** `--scale`: the cost-as-the-data-grows run (bench/scale/) instead of the scenarios. */
+  scale: boolean;
+  /** `--sizes=a,b,…` (with --scale): telemetry sizes in points; default 1 M, 10 M, 50 M (quick: 1 M, 5 M). */
+  sizes: number[] | null;
 }
 
 const USAGE = `npm run bench -- [--quick] [--only=a,b] [--rounds=N] [--profile]
+       npm run bench -- --scale [--quick] [--sizes=1000000,10000000] [--rounds=N]
   --quick      fewer, shorter rounds (about a minute)
   --only       run only these scenarios (memory is always reported)
-  --rounds     alternating rounds per scenario (default 5; quick 3)
+  --rounds     alternating rounds per scenario (default 5; quick 3; --scale 3, quick 2)
   --profile    run the api, the baseline and the dispatcher under node --cpu-prof; writes bench/results/{api,baseline,dispatcher}.cpuprofile, summaries,
                and with one HTTP scenario (--only=api-list) api-vs-baseline-layers.md
+  --scale      cost as the data grows: seeds 1 M, 10 M and 50 M telemetry points (quick: 1 M and 5 M) in one
+               database and measures reads, ingestion and size at each (BENCHMARKS.md, "Cost as the data grows")
+  --sizes      with --scale: the sizes, in points, each a sub-grid of the next (1,000 devices)
 Environment: BENCH_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/postgres), AMQP_URL.`;
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
@@ -36,11 +44,17 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     flags.set(match[1], match[2] ?? 'true');
   }
   for (const name of flags.keys()) {
-    if (!['quick', 'only', 'rounds', 'profile'].includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
+    if (!['quick', 'only', 'rounds', 'profile', 'scale', 'sizes'].includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   }
   const quick = flags.get('quick') === 'true';
-  const rounds = Number(flags.get('rounds') ?? (quick ? 3 : 5));
+  const scale = flags.get('scale') === 'true';
+  // --scale: each round is hundreds of requests per read and a whole ingest batch per size.
+  const defaultRounds = scale ? (quick ? 2 : 3) : quick ? 3 : 5;
+  const rounds = Number(flags.get('rounds') ?? defaultRounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
+  if (flags.has('sizes') && !scale) throw new Error('--sizes goes with --scale');
+  const sizes = flags.has('sizes') ? (flags.get('sizes') ?? '').split(',').map((s) => Number(s.trim().replace(/_/g, ''))) : null;
+  if (sizes && sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error('--sizes: positive whole numbers of points, comma separated');
   return {
     quick,
     rounds,
@@ -52,5 +66,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     eventLatencySeconds: quick ? 5 : 20,
     adminUrl: env.BENCH_POSTGRES_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+    scale,
+    sizes,
   };
 }

@@ -20,6 +20,8 @@ export interface ResultRow {
   rounds?: number;
   note?: string;
   samples?: { project: number[]; baseline: number[] };
+  /** `--scale` rows: the figure at every size (points: nominal, stored: exact count then) — project = the largest size's, baseline = the smallest's. */
+  sizes?: Array<{ points: number; stored?: number; value: number }>;
 }
 
 export interface BenchReport {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { makeTestCertificates, removeCertificates } from '../support/certificates';
 import { deleteRunBrokerNames } from './app-env';
-import { createDatabase, dropDatabase, openMigrated, uniqueName } from './bench-database';
+import { createRunDatabase, uniqueName } from './bench-database';
 import type { Cleanup } from './cleanup';
 import { attributeServicesTo } from './proc-stats';
 
@@ -17,14 +17,9 @@ export interface RunResources {
  * its own AMQP prefix and throwaway certificates; each registered for cleanup as it is created.
  */
 export async function openRunResources(root: string, adminUrl: string, amqpUrl: string, prefix: string, cleanup: Cleanup, log: (message: string) => void): Promise<RunResources> {
-  const databaseName = uniqueName(prefix);
-  const databaseUrl = await createDatabase(adminUrl, databaseName);
-  cleanup.add(`drop database ${databaseName}`, () => dropDatabase(adminUrl, databaseName));
+  const { databaseName, databaseUrl, db } = await createRunDatabase(adminUrl, prefix, cleanup, log);
   // PostgreSQL CPU rows count only this database's backends (and the shared writers).
   attributeServicesTo(databaseName);
-  log(`database ${databaseName}: migrating`);
-  const db = await openMigrated(databaseUrl);
-  cleanup.add('close the harness connection', () => db.destroy());
   const amqpPrefix = uniqueName(prefix);
   cleanup.add(`delete broker names ${amqpPrefix}.*`, () => deleteRunBrokerNames(root, amqpUrl, amqpPrefix));
   const tls = makeTestCertificates();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { connect, type ConfirmChannel } from 'amqplib';
+import type { DataSource } from 'typeorm';
 import { ingestTopology } from '@app/domain';
 import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import { planPoints, type GatewayPoint, type PointPlan } from '../harness/points';
@@ -17,7 +18,7 @@ export const POINTS_PER_MESSAGE = 100;
 const BATCH_SIZE = 2000;
 const STORE_TIMEOUT_MS = 300_000;
 
-function messages(plan: PointPlan): Buffer[] {
+export function messages(plan: PointPlan): Buffer[] {
   const out: Buffer[] = [];
   let chunk: GatewayPoint[] = [];
   for (const point of planPoints(plan)) {
@@ -31,7 +32,7 @@ function messages(plan: PointPlan): Buffer[] {
   return out;
 }
 
-async function publishAll(channel: ConfirmChannel, exchange: string, bodies: Buffer[]): Promise<void> {
+export async function publishAll(channel: ConfirmChannel, exchange: string, bodies: Buffer[]): Promise<void> {
   for (let i = 0; i < bodies.length; i++) {
     const ok = channel.publish(exchange, 'bench.gateway', bodies[i], { persistent: true, contentType: 'application/json', messageId: `bench-${i}` });
     if (!ok) await new Promise((resolve) => channel.once('drain', resolve));
@@ -40,8 +41,8 @@ async function publishAll(channel: ConfirmChannel, exchange: string, bodies: Buf
   await channel.waitForConfirms();
 }
 
-async function storedCount(ctx: BenchContext, plan: PointPlan): Promise<number> {
-  const rows = (await ctx.db.query(
+export async function storedCount(db: DataSource, plan: PointPlan): Promise<number> {
+  const rows = (await db.query(
     `SELECT count(*)::int AS n FROM telemetry_points WHERE device_id = ANY($1::uuid[]) AND recorded_at >= $2 AND recorded_at < $3`,
     [plan.deviceIds, new Date(plan.fromMs).toISOString(), new Date(plan.fromMs + plan.perDevice * 60_000).toISOString()],
   )) as Array<{ n: number }>;
@@ -80,7 +81,7 @@ export const ingest: Scenario = {
         const start = nowMs();
         await publishAll(channel, topology.exchange, bodies);
         for (let queued = Infinity; queued > 0; queued = (await channel.checkQueue(topology.queue)).messageCount) await sleep(20);
-        for (let stored = 0; stored < expected; stored = await storedCount(ctx, plan)) {
+        for (let stored = 0; stored < expected; stored = await storedCount(ctx.db, plan)) {
           if (nowMs() - start > STORE_TIMEOUT_MS) {
             const dead = (await channel.checkQueue(topology.deadLetterQueue)).messageCount;
             throw new Error(`ingest: ${stored} of ${expected} points stored after ${STORE_TIMEOUT_MS} ms (${dead} dead-lettered messages)`);

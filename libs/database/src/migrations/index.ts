@@ -21,6 +21,7 @@ import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwn
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
+import { TelemetryPlannerStatistics1763771600000 } from './1763771600000-TelemetryPlannerStatistics';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   WebhookRecovery1763771700000,
   WebhookEventLogIndex1763771800000,
   WebhookDeliveryLease1763771900000,
+  TelemetryPlannerStatistics1763771600000,
 ];
