@@ -99,12 +99,21 @@ export class HttpsReceiver {
     const now = (this.inFlight.get(path) ?? 0) + 1;
     this.inFlight.set(path, now);
     this.maxInFlight.set(path, Math.max(now, this.maxInFlight.get(path) ?? 0));
-    const release = (): void => void this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1);
+    // A request is in flight until its answer is sent (or its connection closes): counting until the
+    // response's 'close' event would overlap the sender's next request on another connection, since
+    // the event loop may read that request before it runs this response's write callback.
+    let done = false;
+    const release = (): void => {
+      if (done) return;
+      done = true;
+      this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1);
+    };
     res.on('close', release);
     const script = this.scripts.get(path);
     const reply = script?.replies.shift() ?? script?.fallback ?? { status: 200 };
     if (reply.before) await reply.before(received);
     if (reply.hang) return;
+    release();
     res.writeHead(reply.status, reply.headers ?? {});
     res.end(reply.body ?? '');
   }
