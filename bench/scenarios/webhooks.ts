@@ -27,11 +27,7 @@ export const webhooks: Scenario = {
     if (!dispatcher) throw new Error('no dispatcher');
     const { receiver, endpoints } = await receiverWithEndpoints(ctx, ENDPOINTS, ['alarm.created'], '/hooks');
     try {
-      const project = withServicesCpu(async (events: number): Promise<SideRun> => {
-        const run = await deliverRound(ctx, receiver, events, events * endpoints.length);
-        await vacuumLikeAutovacuum(ctx);
-        return run;
-      });
+      const project = withServicesCpu((events: number): Promise<SideRun> => deliverRound(ctx, receiver, events, events * endpoints.length));
 
       const baseline = withServicesCpu(async (events: number): Promise<SideRun> => {
         await receiver.reset();
@@ -136,16 +132,4 @@ function describeActivity(before: TableActivity, after: TableActivity, deliverie
     return `${name} ${per(a.inserts - b.inserts)} ins / ${per(a.updates - b.updates)} upd (${per(a.hot - b.hot)} HOT) / ${per(a.deletes - b.deletes)} del`;
   });
   return `per 1,000 deliveries: ${parts.join('; ')}; ${per(after.commits - before.commits)} commits (the harness's outbox writes included)`;
-}
-
-/**
- * What autovacuum would do in a deployment (it is on by default, and the lease migration asks it to
- * vacuum `webhook_deliveries` at 2 % dead rows): clear the dead row versions and index entries the
- * round left, so the next round's claims do not walk them. The bench's PostgreSQL may run with
- * autovacuum off (this machine's does), which made every round slower than the one before. Run
- * inside the measured side, after its deliveries are timed, so its CPU counts in the round's
- * PostgreSQL figure like autovacuum's would.
- */
-async function vacuumLikeAutovacuum(ctx: BenchContext): Promise<void> {
-  await ctx.db.query('VACUUM (ANALYZE) webhook_deliveries, webhook_attempts, outbox_events, webhook_endpoint_hourly_stats');
 }
