@@ -7,7 +7,7 @@ import { usersInviteAdmin } from '../../apps/cli/src/commands/users.commands';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
 import { createLogger } from '@app/observability';
 import { API, startListeningApi, type TestApi } from '../support/api';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, recordPageProblems } from '../support/browser';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { PANEL_PASSWORD } from '../support/panel';
@@ -52,10 +52,7 @@ describe('web panel in a real browser: from an invitation e-mail to webhook deli
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     page = await context.newPage();
     // Script errors and CSP violations; the 4xx answers to the refused forms are expected.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    recordPageProblems(page, problems);
   });
 
   afterAll(async () => {

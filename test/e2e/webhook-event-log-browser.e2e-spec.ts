@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { EVENT_TYPES } from '@app/events';
 import { WebhookEndpointsService } from '@app/webhooks';
 import { startListeningApi, type TestApi } from '../support/api';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, recordPageProblems } from '../support/browser';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { insertPanelUser, PANEL_PASSWORD } from '../support/panel';
 import { seedWebhookEvent } from '../support/webhook-events';
@@ -52,10 +52,7 @@ describe('webhook event log in a real browser: filter, page, open an event, rese
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    recordPageProblems(page, problems);
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { AccountId } from '@app/vocabulary';
 import { WebhookEndpointsService } from '@app/webhooks';
 import { createDispatcherApp } from '../../apps/dispatcher/src/dispatcher-app';
 import { startListeningApi, type TestApi } from '../support/api';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, recordPageProblems } from '../support/browser';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type TestCertificate } from '../support/https-receiver';
 import { insertPanelUser, PANEL_PASSWORD } from '../support/panel';
@@ -69,10 +69,7 @@ describe('webhook delivery health in the panel (Chromium)', () => {
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text()); // favicon
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    recordPageProblems(page, problems);
   });
 
   afterAll(async () => {

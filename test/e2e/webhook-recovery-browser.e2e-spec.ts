@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { AccountId } from '@app/vocabulary';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, recordPageProblems } from '../support/browser';
 import { createAccount } from '../support/fixtures';
 import { insertPanelUser, PANEL_PASSWORD, signIn } from '../support/panel';
 import { waitFor } from '../support/wait';
@@ -46,10 +46,7 @@ describe('webhook recovery in a real browser', () => {
     base = harness.base as string;
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    recordPageProblems(page, problems);
 
     // The receiver is down for the outage: 20 consecutive failures disable the endpoint; events go on meanwhile.
     accountId = await createAccount(harness.dataSource, 'Recovery Pharma');

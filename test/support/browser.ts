@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -29,4 +29,15 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * Collects the page's script errors and CSP violations into `problems`; a resource that failed to
+ * load is not one (refused forms answer 4xx on purpose, and there is no favicon).
+ */
+export function recordPageProblems(page: Page, problems: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
 }
