@@ -163,3 +163,10 @@ export function cpuSecondsByPid(pids: readonly number[]): Map<number, number> {
   }
   return result;
 }
+
+/** What processes read by `cpuSecondsByPid` spent between two readings; one that started meanwhile counts whole, one that exited is lost. */
+export function cpuSecondsSince(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { median } from './stats';
-import { cpuBetween, cpuSecondsByPid, servicesCpuSnapshot } from './proc-stats';
+import { cpuBetween, cpuSecondsByPid, cpuSecondsSince, servicesCpuSnapshot } from './proc-stats';
 import type { Alternated, SideRun } from './alternate';
 import type { ResultRow } from './report';
 
@@ -22,7 +22,7 @@ export function withServicesCpu<A extends unknown[]>(side: (...args: A) => Promi
       extra.servicesCpu = cpuBetween(before.postgres, after.postgres);
       extra.brokerCpu = cpuBetween(before.rabbitmq, after.rabbitmq);
     }
-    if (db && backends) extra.databaseCpu = cpuSince(backends, await databaseBackendsCpu(db));
+    if (db && backends) extra.databaseCpu = cpuSecondsSince(backends, await databaseBackendsCpu(db));
     return { ...run, extra };
   };
 }
@@ -31,13 +31,6 @@ export function withServicesCpu<A extends unknown[]>(side: (...args: A) => Promi
 async function databaseBackendsCpu(db: DataSource): Promise<Map<number, number>> {
   const rows = (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')) as Array<{ pid: number }>;
   return cpuSecondsByPid(rows.map((r) => r.pid));
-}
-
-/** What the backends spent between two readings; one that started meanwhile counts whole, one that exited is lost. */
-function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
-  return total;
 }
 
 /** Median over the rounds of `extra[key]` per unit of work, or null when no round has it. */

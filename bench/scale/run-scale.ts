@@ -12,7 +12,7 @@ import { createRunDatabase, serverVersion, uniqueName } from '../harness/bench-d
 import type { Cleanup } from '../harness/cleanup';
 import { getJson } from '../harness/load';
 import { machineInfo } from '../harness/machine';
-import { cpuSeconds } from '../harness/proc-stats';
+import { cpuSecondsByPid, cpuSecondsSince } from '../harness/proc-stats';
 import type { BenchOptions } from '../harness/options';
 import type { PointPlan } from '../harness/points';
 import { machineLine, writeReport } from '../harness/report';
@@ -268,20 +268,11 @@ function cpuMeter(api: { cpuSeconds(): number }, client: Client): { read(): Prom
       const { rows } = await client.query<{ pid: number }>(
         `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
       );
-      const backends = new Map<number, number>();
-      for (const { pid } of rows) {
-        try {
-          backends.set(pid, cpuSeconds(pid));
-        } catch {
-          // exited between the query and the read
-        }
-      }
+      const backends = cpuSecondsByPid(rows.map((r) => r.pid));
       return { api: api.cpuSeconds(), backends };
     },
     since(before, after) {
-      let database = 0;
-      for (const [pid, seconds] of after.backends) database += seconds - (before.backends.get(pid) ?? 0);
-      return { api: after.api - before.api, database };
+      return { api: after.api - before.api, database: cpuSecondsSince(before.backends, after.backends) };
     },
   };
 }
