@@ -1,9 +1,9 @@
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId, TimeAndId } from '@app/vocabulary';
 import type { DeliveryOrigin, DeliveryStatus } from '../delivery-records';
-import type { WebhookAttemptView } from '../endpoints.types';
 import type { EventLogFilter, EventOutcome } from '../event-log';
 import { WEBHOOK_EVENT_LOG_QUERIES as Q } from './webhook-event-log.queries';
+import type { WebhookAttemptRow } from './webhooks.repository';
 
 /** One event of the log: its first delivery, with the outcome over all of its deliveries. */
 export interface EventLogRow {
@@ -71,17 +71,8 @@ export interface EventDeliveryRow {
   completed_at: Date | null;
 }
 
-export interface EventAttemptRow {
-  id: string;
-  webhook_delivery_id: string;
-  endpoint_id: string;
-  attempt_number: number;
-  attempted_at: Date;
-  outcome: WebhookAttemptView['outcome'];
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+/** An attempt of one event: the attempt log's row, with the endpoint instead of the event it repeats. */
+export type EventAttemptRow = Omit<WebhookAttemptRow, 'event_id' | 'event_type'> & { endpoint_id: string };
 
 export function findEventDeliveries(db: Db, accountId: AccountId, eventId: string): Promise<EventDeliveryRow[]> {
   return sql.rows<EventDeliveryRow>(db, Q.eventDeliveries, [accountId, eventId]);
