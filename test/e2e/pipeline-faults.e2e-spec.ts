@@ -9,13 +9,12 @@ import { writeOutboxEvent, type EventEnvelope, type EventType } from '@app/event
 import { verifyWebhookRequest } from '@app/webhook-kit';
 import { WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import { API } from '../support/api';
-import { AppProcess, builtApp, freePort } from '../support/app-process';
+import { AppProcess, builtApp, freePort, waitShowingOutput } from '../support/app-process';
 import { AMQP_URL, deleteEventTopology } from '../support/broker';
 import { registerDevice } from '../support/devices';
 import { createAccount, createCredential } from '../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type ReceivedWebhook, type Reply } from '../support/https-receiver';
 import { TcpProxy } from '../support/tcp-proxy';
-import { waitFor } from '../support/wait';
 import type { AccountId } from '@app/vocabulary';
 
 /**
@@ -76,13 +75,8 @@ describe('event pipeline under process faults (built apps as child processes)', 
   }
 
   /** Waits for a condition; a timeout shows what the child processes logged. */
-  async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = DEADLINE_MS): Promise<T> {
-    try {
-      return await waitFor(what, probe, timeoutMs);
-    } catch (error) {
-      const logs = [...processes].map((p) => p.output()).join('\n');
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
-    }
+  function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = DEADLINE_MS): Promise<T> {
+    return waitShowingOutput(processes, what, probe, timeoutMs);
   }
 
   async function startApi(): Promise<AppProcess> {

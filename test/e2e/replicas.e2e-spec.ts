@@ -10,11 +10,10 @@ import { writeOutboxEvent } from '@app/events';
 import { WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import type { AccountId } from '@app/vocabulary';
 import { API } from '../support/api';
-import { AppProcess, builtApp, freePort } from '../support/app-process';
+import { AppProcess, builtApp, freePort, waitShowingOutput } from '../support/app-process';
 import { deleteEventTopology, tapEvents, type TapQueue } from '../support/broker';
 import { createAccount, createCredential } from '../support/fixtures';
 import { generateTestCertificate, HttpsReceiver, type ReceivedWebhook } from '../support/https-receiver';
-import { waitFor } from '../support/wait';
 
 /**
  * Two api and two dispatcher processes (the built apps) against one PostgreSQL, one RabbitMQ and
@@ -94,13 +93,8 @@ describe('replicas: 2 api and 2 dispatcher processes on one PostgreSQL, RabbitMQ
   }
 
   /** Waits for a condition; a timeout shows what the child processes logged. */
-  async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = DEADLINE_MS): Promise<T> {
-    try {
-      return await waitFor(what, probe, timeoutMs);
-    } catch (error) {
-      const logs = [...processes].map((p) => p.output()).join('\n');
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
-    }
+  function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = DEADLINE_MS): Promise<T> {
+    return waitShowingOutput(processes, what, probe, timeoutMs);
   }
 
   async function start(name: string, app: 'api' | 'dispatcher'): Promise<AppProcess> {

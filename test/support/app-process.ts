@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { waitFor } from './wait';
 
 export type BuiltApp = 'api' | 'dispatcher';
 
@@ -114,5 +115,20 @@ export class AppProcess {
   private keep(chunk: string): void {
     this.lines.push(...chunk.split('\n').filter((line) => line !== ''));
     if (this.lines.length > OUTPUT_LINES_KEPT) this.lines.splice(0, this.lines.length - OUTPUT_LINES_KEPT);
+  }
+}
+
+/** `waitFor`, whose timeout also shows what these child processes logged. */
+export async function waitShowingOutput<T>(
+  processes: Iterable<AppProcess>,
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs: number,
+): Promise<T> {
+  try {
+    return await waitFor(what, probe, timeoutMs);
+  } catch (error) {
+    const logs = [...processes].map((p) => p.output()).join('\n');
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
   }
 }
