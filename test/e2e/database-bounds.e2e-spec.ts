@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseTimeouts } from '@app/database';
 import { loadConfig } from '@app/config';
 import { isDatabaseUnavailable } from '../../apps/api/src/common/database-unavailable';
@@ -6,7 +7,18 @@ import { API, startApi, type TestApi } from '../support/api';
 import { createTenant, type Tenant } from '../support/fixtures';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const TIGHT: DatabaseTimeouts = { connectionTimeoutMs: 300, statementTimeoutMs: 300, idleInTransactionTimeoutMs: 300 };
+/**
+ * The bounds under test are tight; opening a connection is not under test and gets a generous
+ * deadline of its own, so a loaded machine (slow backend start-up) cannot fail a set-up step.
+ */
+const SETUP_CONNECT_MS = 15_000;
+const TIGHT: DatabaseTimeouts = { connectionTimeoutMs: SETUP_CONNECT_MS, statementTimeoutMs: 300, idleInTransactionTimeoutMs: 300 };
+
+/** Tightens the wait for a pooled connection once the pool's connections are open. */
+function boundPoolWait(db: DataSource, ms: number): void {
+  const pool = (db.driver as unknown as { master: { options: { connectionTimeoutMillis: number } } }).master;
+  pool.options.connectionTimeoutMillis = ms;
+}
 
 /** Every wait on PostgreSQL is bounded: a stalled database is a 503 the client may retry, never a hang or a 500. */
 describe('bounded waits on PostgreSQL', () => {
@@ -48,7 +60,8 @@ describe('bounded waits on PostgreSQL', () => {
       await db.initialize();
       const holder = db.createQueryRunner();
       try {
-        await holder.connect();
+        await holder.connect(); // the pool's one connection, opened under the generous set-up deadline
+        boundPoolWait(db, 300);
         const started = Date.now();
         const error = await db.query('SELECT 1').then(() => null, (e: unknown) => e);
         expect(error).not.toBeNull();
@@ -67,7 +80,9 @@ describe('bounded waits on PostgreSQL', () => {
     let locker: Client;
 
     beforeAll(async () => {
-      api = await startApi({ DB_STATEMENT_TIMEOUT_MS: '400', DB_CONNECTION_TIMEOUT_MS: '400' });
+      // The lock held below makes the stall; statements are bounded at 1.5 s. Connections open under
+      // a generous deadline: waiting for a free pooled one is not what this case tests.
+      api = await startApi({ DB_STATEMENT_TIMEOUT_MS: '1500', DB_CONNECTION_TIMEOUT_MS: String(SETUP_CONNECT_MS) });
       tenant = await createTenant(api.app);
       locker = new Client({ connectionString: databaseUrl });
       await locker.connect();

@@ -17,5 +17,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   // Suites that exercise the gateway queue start its consumer themselves.
   process.env.INGEST_CONSUMER = 'off';
+  // Opening a PostgreSQL connection on a loaded 2-core machine can take seconds: the apps under test
+  // get a generous pool-checkout deadline unless a suite sets the bound it is testing.
+  process.env.DB_CONNECTION_TIMEOUT_MS ??= '30000';
   await migrateDatabase(loadConfig().databaseUrl);
 }
