@@ -63,7 +63,7 @@ describe('webhook endpoint management (service and CLI)', () => {
   describe('create', () => {
     it('returns the whsec_ signing secret once and stores it only encrypted (AES-256-GCM under SECRETS_KEY)', async () => {
       const created = await create(['shipment.completed', 'alarm.created', 'alarm.created']);
-      expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(created).toMatchObject({ account_id: accountId, url: 'https://hooks.example.com/in', events: ['alarm.created', 'shipment.completed'], status: 'enabled', consecutive_failures: 0 });
 
       const [row] = await dataSource.query('SELECT * FROM webhook_endpoints WHERE id = $1', [created.id]);
