@@ -66,17 +66,10 @@ describe('webhook dispatcher: Standard Webhooks signature format', () => {
 
   it('signs with both secrets during a rotation window: each verifies with the reference library; the X-Service signature stays the new one only', async () => {
     const hook = await endpoint('/standard-rotation', 'standard-webhooks');
-    let rotated = '';
-    receiver.script('/standard-rotation', [
-      {
-        status: 500,
-        before: async () => {
-          rotated = (await service.rotateSecret(hook.account_id, hook.id)).signing_secret;
-        },
-      },
-    ]);
+    const newSecret = harness.rotateBeforeRetry(hook, '/standard-rotation');
     const envelope = await publish(hook.account_id);
     expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+    const rotated = newSecret();
     const [before, after] = receiver.received('/standard-rotation');
 
     expect(before.headers['webhook-signature']).toMatch(ONE_SIGNATURE);
