@@ -1,11 +1,12 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
-import { verifyWebhookRequest } from '@app/webhook-kit';
+import { verifyStandardWebhookRequest, verifyWebhookRequest } from '@app/webhook-kit';
 import type { CreatedWebhookEndpoint, WebhookEndpointsService } from '@app/webhooks';
 import { createAccount } from '../support/fixtures';
 import type { HttpsReceiver, ReceivedWebhook } from '../support/https-receiver';
 import { waitFor } from '../support/wait';
 import { WebhookDispatcherHarness } from './support/webhook-dispatcher-harness';
+import { verifyStandardWebhook } from '../../clients/node/src/index';
 
 /** The spec's request headers (§6.3), as Node presents them, and the transport's own. */
 const SPEC_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-service-event', 'x-service-event-id', 'x-service-delivery-id', 'x-service-timestamp', 'x-service-signature'];
@@ -57,6 +58,9 @@ describe('webhook dispatcher: Standard Webhooks signature format', () => {
     expect(received.headers['webhook-signature']).toMatch(ONE_SIGNATURE);
 
     expect(referenceVerify(received, hook.signing_secret)).toEqual(envelope);
+    // The Node.js client's helper and the receiver kit agree on the real delivery.
+    expect(verifyStandardWebhook(received.rawBody, received.headers, hook.signing_secret)).toEqual(envelope);
+    expect(verifyStandardWebhookRequest(received.headers, received.rawBody, [hook.signing_secret])).toEqual({ eventId: envelope.id });
     // The same secret, read as the spec says, verifies the X-Service-* headers: switching is safe.
     expect(verifyWebhookRequest(received.headers, received.rawBody, [hook.signing_secret])).toMatchObject({ eventId: envelope.id });
     expect(() => referenceVerify({ ...received, rawBody: Buffer.concat([received.rawBody, Buffer.from(' ')]) }, hook.signing_secret)).toThrow(WebhookVerificationError);
@@ -78,6 +82,7 @@ describe('webhook dispatcher: Standard Webhooks signature format', () => {
     expect(after.headers['webhook-id']).toBe(before.headers['webhook-id']);
     expect(referenceVerify(after, rotated)).toEqual(envelope);
     expect(referenceVerify(after, hook.signing_secret)).toEqual(envelope);
+    expect(verifyStandardWebhook(after.rawBody, after.headers, hook.signing_secret).id).toBe(envelope.id);
     // Spec §6.5 unchanged: the new secret is in force for X-Service-Signature at once.
     expect(after.headers['x-service-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(verifyWebhookRequest(after.headers, after.rawBody, [rotated])).not.toBeNull();
