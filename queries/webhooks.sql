@@ -6,38 +6,40 @@
 SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1;
 
 -- webhooks.insertEndpoint (tenant: $1 is the caller's account)
-INSERT INTO webhook_endpoints (account_id, id, url, events, description, secret_ciphertext)
-    VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at;
+INSERT INTO webhook_endpoints (account_id, id, url, events, description, secret_ciphertext, signature_format)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at;
 
 -- webhooks.listEndpoints (tenant: $1 is the caller's account)
 SELECT id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY id;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY id;
 
 -- webhooks.findEndpoint (tenant: $1 is the caller's account)
 SELECT id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at FROM webhook_endpoints WHERE account_id = $1 AND id = $2;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE account_id = $1 AND id = $2;
 
 -- webhooks.updateEndpoint (tenant: $1 is the caller's account)
-UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, updated_at = now()
+UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, signature_format = $6, updated_at = now()
      WHERE account_id = $1 AND id = $2 RETURNING id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at;
 
 -- webhooks.rotateEndpointSecret (tenant: $1 is the caller's account)
-UPDATE webhook_endpoints SET secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
+UPDATE webhook_endpoints
+       SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = now() + make_interval(secs => $4::double precision),
+           secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
      WHERE account_id = $1 AND id = $2 RETURNING id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at;
 
 -- webhooks.enableEndpoint (tenant: $1 is the caller's account)
 UPDATE webhook_endpoints
        SET enabled = true, consecutive_failures = 0, disabled_at = NULL, disabled_reason = NULL, updated_at = now()
      WHERE account_id = $1 AND id = $2 RETURNING id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at;
 
 -- webhooks.disableEndpoint (tenant: $1 is the caller's account)
 UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $3, updated_at = now()
      WHERE account_id = $1 AND id = $2 AND enabled RETURNING id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, created_at, updated_at;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at;
 
 -- webhooks.deleteEndpoint (tenant: $1 is the caller's account)
 DELETE FROM webhook_endpoints WHERE account_id = $1 AND id = $2;
@@ -206,7 +208,8 @@ leased AS (
      SET lease_until = now() + make_interval(secs => $5::double precision / 1000)
     FROM claimed c, webhook_endpoints e
    WHERE w.id = c.id AND e.id = w.endpoint_id
-  RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext
+  RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext,
+            e.signature_format, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_ciphertext END AS previous_secret_ciphertext
 ),
 owned AS (
   -- this process now owns the accounts it claimed, for as long as the claims' lease

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import { Webhook as ReferenceWebhook } from 'standardwebhooks';
 import {
   ApiError,
   AuthenticationError,
@@ -11,8 +12,11 @@ import {
   OPERATION_METHODS,
   OPERATIONS,
   RateLimitError,
+  signStandardWebhook,
   signWebhook,
+  StandardWebhook,
   VERSION,
+  verifyStandardWebhook,
   verifyWebhook,
   Webhook,
   WebhookVerificationError,
@@ -268,5 +272,56 @@ describe('Node.js client: webhooks', () => {
     const future = JSON.stringify({ id: 'e2', type: 'device.moved', created_at: '2026-01-01T00:00:00Z', data: { x: 1 } });
     const event = verifyWebhook(future, { 'x-service-timestamp': timestamp, 'x-service-signature': signWebhook(secret, timestamp, future) }, secret);
     expect(event).toEqual(JSON.parse(future));
+  });
+});
+
+describe('Node.js client: Standard Webhooks', () => {
+  const secret = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
+  const previous = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
+  const id = '0b7c1e55-1111-4222-8333-944455556666';
+  const body = JSON.stringify({ id, type: 'alarm.created', created_at: '2026-01-01T00:00:00Z', data: { id: 'a1', severity: 'WARNING' } });
+  const now = Date.now();
+  const timestamp = String(Math.floor(now / 1000));
+  const headers = (signature = signStandardWebhook(secret, id, timestamp, body), ts = timestamp, messageId = id) => ({
+    'webhook-id': messageId,
+    'webhook-timestamp': ts,
+    'webhook-signature': signature,
+  });
+
+  it('signs as the format’s published vector and its reference library do', () => {
+    expect(signStandardWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
+    expect(signStandardWebhook(secret, id, timestamp, body)).toBe(new ReferenceWebhook(secret).sign(id, new Date(Number(timestamp) * 1000), body));
+  });
+
+  it('verifies and parses, with several secrets and several signatures (a rotation window)', () => {
+    const event = verifyStandardWebhook(Buffer.from(body), headers(), secret);
+    expect(isEventType(event, 'alarm.created') && event.data.severity).toBe('WARNING');
+    const both = `${signStandardWebhook(secret, id, timestamp, body)} ${signStandardWebhook(previous, id, timestamp, body)}`;
+    expect(verifyStandardWebhook(body, headers(both), previous).id).toBe(id);
+    expect(new StandardWebhook([previous, secret]).verify(body, new Headers(headers())).id).toBe(id);
+    expect(JSON.stringify(new StandardWebhook([secret, previous]))).toBe('{"secrets":2}');
+    // what the reference library signs, this helper verifies
+    const reference = new ReferenceWebhook(secret).sign(id, new Date(Number(timestamp) * 1000), body);
+    expect(verifyStandardWebhook(body, headers(`v2,abc ${reference}`), secret).id).toBe(id);
+  });
+
+  it('rejects a wrong secret, a changed body, a stale timestamp, a foreign id; refuses a tolerance above 300 s', () => {
+    expect(() => verifyStandardWebhook(body, headers(), previous)).toThrow('signature does not match');
+    expect(() => verifyStandardWebhook(`${body} `, headers(), secret)).toThrow(WebhookVerificationError);
+    const old = String(Number(timestamp) - 301);
+    expect(() => verifyStandardWebhook(body, headers(signStandardWebhook(secret, id, old, body), old), secret)).toThrow('tolerance');
+    expect(() => verifyStandardWebhook(body, headers(), secret, { now: now + 301_000 })).toThrow('tolerance');
+    expect(() => verifyStandardWebhook(body, headers(), secret, { toleranceSeconds: 301 })).toThrow(RangeError);
+    const other = 'e2';
+    expect(() => verifyStandardWebhook(body, headers(signStandardWebhook(secret, other, timestamp, body), timestamp, other), secret)).toThrow('webhook-id does not match the body');
+    expect(() => verifyStandardWebhook(body, { 'webhook-timestamp': timestamp }, secret)).toThrow('missing webhook-id');
+    expect(() => verifyStandardWebhook(JSON.parse(body) as never, headers(), secret)).toThrow('raw request body');
+    try {
+      verifyStandardWebhook(body, headers(), previous);
+    } catch (error) {
+      expect(String(error)).not.toContain(previous);
+    }
   });
 });

@@ -248,13 +248,58 @@ describe('web panel: API credentials and webhook settings', () => {
     for (const path of ['/panel/', '/panel/webhooks/']) expect(await get(path)).not.toContain('class="banner"');
   });
 
+  it('opts an endpoint in to Standard Webhooks when adding it and on its page, keeping the secret; refuses an unknown format, changing nothing', async () => {
+    const form = await get('/panel/webhooks/new/');
+    expect(form).toContain('<legend>Signature format</legend>');
+    expect(form).toMatch(/<input type="radio" id="signature_format-0" name="signature_format" value="service-v1" checked>/);
+    expect(form).toContain('value="standard-webhooks"');
+
+    const bad = await post('/panel/webhooks/', { url: 'https://localhost:9/standard', events: 'alarm.created', signature_format: 'svix' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Choose one of the signature formats listed.');
+    expect((await service.list(accountId)).map((e) => e.url)).not.toContain('https://localhost:9/standard');
+
+    const created = await post('/panel/webhooks/', { url: 'https://localhost:9/standard', events: 'alarm.created', signature_format: 'standard-webhooks' });
+    expect(created.status).toBe(200);
+    expect(created.text).toContain('<dt>Signature format</dt><dd>Standard Webhooks</dd>');
+    expect(created.text).toContain('new Webhook(secret).verify(rawBody, headers)');
+    const secret = secretOf(created.text);
+    secrets.push(secret);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const endpoint = (await service.list(accountId)).find((e) => e.url === 'https://localhost:9/standard');
+    expect(endpoint?.signature_format).toBe('standard-webhooks');
+    const id = endpoint?.id as string;
+    const secretRow = async () => (await dataSource.query('SELECT secret_ciphertext, signature_format FROM webhook_endpoints WHERE id = $1', [id]))[0];
+    const before = await secretRow();
+
+    const detail = await get(`/panel/webhooks/${id}/`);
+    expect(detail).toContain('<dt>Signature format</dt><dd>Standard Webhooks</dd>');
+    expect(detail).toMatch(/name="signature_format" value="standard-webhooks" checked>/);
+    const back = await post(`/panel/webhooks/${id}/signature-format/`, { signature_format: 'service-v1' });
+    expect(back.headers.location).toBe(`/panel/webhooks/${id}/?notice=signature_format_saved`);
+    expect(await get(back.headers.location)).toContain('The signature format was saved');
+    expect(await secretRow()).toEqual({ ...before, signature_format: 'service-v1' });
+    const unknown = await post(`/panel/webhooks/${id}/signature-format/`, { signature_format: 'v2' });
+    expect(unknown.headers.location).toBe(`/panel/webhooks/${id}/?notice=signature_format_invalid`);
+    expect(await secretRow()).toEqual({ ...before, signature_format: 'service-v1' });
+
+    // A rotation of an opted-in endpoint tells how long both secrets sign.
+    await post(`/panel/webhooks/${id}/signature-format/`, { signature_format: 'standard-webhooks' });
+    expect(await get(`/panel/webhooks/${id}/rotate-secret/`)).toContain('carries a signature with each secret for 24 hours');
+    const rotated = await post(`/panel/webhooks/${id}/rotate-secret/`, {});
+    expect(rotated.text).toContain('carries signatures with both the old and the new secret');
+    secrets.push(secretOf(rotated.text));
+    expect(await get(`/panel/webhooks/${id}/`)).toContain('(the previous secret also signs until');
+    await service.remove(accountId, id);
+  });
+
   it('lets operators and viewers read Settings · Webhooks (list, endpoint page) without any action, and refuses every action (403, nothing changed)', async () => {
     const [endpoint] = await service.list(accountId);
     const [delivery] = await dataSource.query('SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at LIMIT 1', [endpoint.id]);
     await service.disable(accountId, endpoint.id, 'receiver down for the read-only test');
     const state = () =>
       Promise.all([
-        dataSource.query('SELECT id, url, events, description, secret_ciphertext, secret_rotated_at, enabled, disabled_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY id', [accountId]),
+        dataSource.query('SELECT id, url, events, description, secret_ciphertext, secret_rotated_at, signature_format, enabled, disabled_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY id', [accountId]),
         dataSource.query('SELECT id, status FROM webhook_deliveries WHERE account_id = $1 ORDER BY id', [accountId]),
       ]);
     const before = await state();
@@ -288,6 +333,7 @@ describe('web panel: API credentials and webhook settings', () => {
         [`/panel/webhooks/${endpoint.id}/resend/`, { event_id: delivery.event_id }],
         [`/panel/webhooks/${endpoint.id}/enable/`, {}],
         [`/panel/webhooks/${endpoint.id}/rotate-secret/`, {}],
+        [`/panel/webhooks/${endpoint.id}/signature-format/`, { signature_format: 'standard-webhooks' }],
         [`/panel/webhooks/${endpoint.id}/recover/`, { since }],
       ];
       for (const [path, fields] of posts) {
@@ -307,7 +353,7 @@ describe('web panel: API credentials and webhook settings', () => {
     await get(`/panel/webhooks/${foreign.id}/`, 404);
     await get(`/panel/webhooks/${foreign.id}/rotate-secret/`, 404);
     await get('/panel/webhooks/not-a-uuid/', 404);
-    for (const action of ['test', 'enable', 'rotate-secret', 'resend']) {
+    for (const action of ['test', 'enable', 'rotate-secret', 'resend', 'signature-format']) {
       const res = await post(`/panel/webhooks/${foreign.id}/${action}/`, { event_id: '00000000-0000-7000-8000-000000000000' });
       expect({ action, status: res.status }).toEqual({ action, status: 404 });
     }

@@ -86,17 +86,10 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
 
   it('signs with the current secret: a rotation between two attempts applies to the retry', async () => {
     const hook = await endpoint('/rotation');
-    let rotated = '';
-    receiver.script('/rotation', [
-      {
-        status: 500,
-        before: async () => {
-          rotated = (await service.rotateSecret(hook.account_id, hook.id)).signing_secret;
-        },
-      },
-    ]);
+    const newSecret = harness.rotateBeforeRetry(hook, '/rotation');
     const envelope = await publish(hook.account_id);
     expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
+    const rotated = newSecret();
     const [before, after] = receiver.received('/rotation');
     expect(verifies(before, hook.signing_secret)).toBe(true);
     expect(verifies(after, hook.signing_secret)).toBe(false);

@@ -22,6 +22,7 @@ import {
   webhooksResend,
   webhooksRotateSecret,
   webhooksTest,
+  webhooksUpdate,
 } from '../../apps/cli/src/commands/webhooks.commands';
 import { createAccount } from '../support/fixtures';
 import { toAccountId, type AccountId } from '@app/vocabulary';
@@ -63,7 +64,7 @@ describe('webhook endpoint management (service and CLI)', () => {
   describe('create', () => {
     it('returns the whsec_ signing secret once and stores it only encrypted (AES-256-GCM under SECRETS_KEY)', async () => {
       const created = await create(['shipment.completed', 'alarm.created', 'alarm.created']);
-      expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(created).toMatchObject({ account_id: accountId, url: 'https://hooks.example.com/in', events: ['alarm.created', 'shipment.completed'], status: 'enabled', consecutive_failures: 0 });
 
       const [row] = await dataSource.query('SELECT * FROM webhook_endpoints WHERE id = $1', [created.id]);
@@ -289,6 +290,29 @@ describe('webhook endpoint management (service and CLI)', () => {
       expect((listed.json as Array<{ id: string }>).map((e) => e.id)).toContain(endpoint.id);
     });
 
+    it('create --signature-format standard-webhooks, update --signature-format back and forth (secret kept), refusals of an unknown format', async () => {
+      const created = await webhooksCreate(context, { account: accountId, url: 'https://127.0.0.1:9/cli-standard', events: 'alarm.created', signatureFormat: 'standard-webhooks' });
+      const endpoint = created.json as CreatedWebhookEndpoint;
+      expect(endpoint.signature_format).toBe('standard-webhooks');
+      expect(created.human).toContain('signature:      standard-webhooks');
+      expect((await webhooksList(context, { account: accountId })).human).toContain(`${endpoint.url}  [standard-webhooks]`);
+      const secretOf = async () => (await dataSource.query('SELECT secret_ciphertext FROM webhook_endpoints WHERE id = $1', [endpoint.id]))[0].secret_ciphertext;
+      const stored = await secretOf();
+
+      const back = await webhooksUpdate(context, endpoint.id, { signatureFormat: 'service-v1' });
+      expect(back.json).toMatchObject({ signature_format: 'service-v1', url: endpoint.url, events: ['alarm.created'] });
+      expect(back.human).toContain('the signing secret is unchanged');
+      expect(await secretOf()).toBe(stored);
+      await webhooksUpdate(context, endpoint.id, { signatureFormat: 'standard-webhooks' });
+      const rotated = await webhooksRotateSecret(context, endpoint.id);
+      expect(rotated.human).toMatch(/Standard Webhooks: webhook-signature carries a signature with each secret until \d{4}-/);
+
+      await expect(webhooksUpdate(context, endpoint.id, { signatureFormat: 'svix' })).rejects.toThrow('signature_format: one of service-v1, standard-webhooks');
+      await expect(webhooksCreate(context, { account: accountId, url: 'https://127.0.0.1:9/cli-bad', events: 'alarm.created', signatureFormat: 'v2' })).rejects.toBeInstanceOf(CliError);
+      expect((await strict.get(accountId, endpoint.id)).signature_format).toBe('standard-webhooks');
+      expect((await strict.list(accountId)).map((e) => e.url)).not.toContain('https://127.0.0.1:9/cli-bad');
+    });
+
     it('disable, enable, test and resend', async () => {
       const endpoint = (await webhooksCreate(context, { account: accountId, url: 'https://127.0.0.1:9/cli2', events: 'alarm.created' })).json as CreatedWebhookEndpoint;
       expect(((await webhooksDisable(context, endpoint.id, { reason: 'maintenance' })).json as { status: string }).status).toBe('disabled');
@@ -319,7 +343,7 @@ describe('webhook endpoint management (service and CLI)', () => {
       const program = new Command('coldchain').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
       registerWebhookCommands(program);
       expect(program.commands.map((c) => c.name()).sort()).toEqual(
-        ['webhooks:attempts', 'webhooks:create', 'webhooks:disable', 'webhooks:enable', 'webhooks:list', 'webhooks:recover', 'webhooks:resend', 'webhooks:rotate-secret', 'webhooks:test'],
+        ['webhooks:attempts', 'webhooks:create', 'webhooks:disable', 'webhooks:enable', 'webhooks:list', 'webhooks:recover', 'webhooks:resend', 'webhooks:rotate-secret', 'webhooks:test', 'webhooks:update'],
       );
       await expect(program.parseAsync(['webhooks:create', '--account', accountId, '--url', 'https://x.example/'], { from: 'user' })).rejects.toBeInstanceOf(
         CommanderError,

@@ -180,7 +180,7 @@ namespace Coldchain.Client.Webhooks
             };
         }
 
-        private static bool FixedTimeEquals(string expected, string candidate)
+        internal static bool FixedTimeEquals(string expected, string candidate)
         {
             var a = Encoding.ASCII.GetBytes(expected);
             var b = Encoding.ASCII.GetBytes(candidate);
@@ -189,7 +189,7 @@ namespace Coldchain.Client.Webhooks
             return difference == 0;
         }
 
-        private static WebhookEvent Parse(byte[] rawBody, Func<string, string> header)
+        internal static WebhookEvent Parse(byte[] rawBody, Func<string, string> header)
         {
             JObject envelope;
             try

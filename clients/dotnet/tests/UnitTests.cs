@@ -380,6 +380,49 @@ namespace Coldchain.Client.Tests
         }
 
         [Test]
+        public void StandardWebhooksVerifyAndParse()
+        {
+            // the format's published example, and signatures made with its reference library (standardwebhooks on npm)
+            Assert.Equal("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", StandardWebhookVerifier.Sign("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", Encoding.UTF8.GetBytes("{\"test\": 2432232314}")), "published vector");
+            const string secret = "whsec_AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwM=";
+            const string previous = "whsec_BAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQ=";
+            const string id = "6c1f2a5e-0000-4000-8000-000000000001";
+            var body = Encoding.UTF8.GetBytes("{\"id\":\"6c1f2a5e-0000-4000-8000-000000000001\",\"type\":\"alarm.created\",\"created_at\":\"2026-01-01T00:00:00.000Z\",\"data\":{\"message\":\"too warm\"}}");
+            const string signature = "v1,yzYzLJ/BnfmP6yK3oD032uFwYX5ZKHRm9JFa7hI3yRo=";
+            const string previousSignature = "v1,o/95EwXswQPPo64/0n3UKHtT1aMUzHGM2I4bmQRymzI=";
+            Assert.Equal(signature, StandardWebhookVerifier.Sign(secret, id, "1767225600", body), "reference library signature");
+            var at = DateTimeOffset.FromUnixTimeSeconds(1767225600);
+            Func<string, string, string, Dictionary<string, string>> headers = (sig, ts, msgId) => new Dictionary<string, string> { { "Webhook-Id", msgId }, { "Webhook-Timestamp", ts }, { "Webhook-Signature", sig } };
+            Func<string[], StandardWebhookVerifier> verifier = secrets => new StandardWebhookVerifier(secrets) { Clock = () => at };
+
+            var verified = verifier(new[] { secret }).Verify(body, headers(signature, "1767225600", id));
+            Assert.True(verified is AlarmWebhookEvent, "typed alarm event");
+            Assert.Equal(id, verified.Id, "event id");
+            var rotation = headers(signature + " " + previousSignature, "1767225600", id);
+            Assert.Equal(id, verifier(new[] { previous }).Verify(body, rotation).Id, "old secret during a rotation window");
+            Assert.Equal(id, verifier(new[] { secret }).Verify(body, rotation).Id, "new secret during a rotation window");
+            Assert.Equal(id, verifier(new[] { previous, secret }).Verify(body, headers(signature, "1767225600", id)).Id, "any of several secrets");
+            Assert.Equal(id, verifier(new[] { secret }).Verify(body, headers("v2,abc " + signature, "1767225600", id)).Id, "unknown versions skipped");
+            Assert.Equal(signature, StandardWebhookVerifier.Sign("whsec_AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwM", id, "1767225600", body), "unpadded (base64url) secret");
+
+            Assert.Throws<WebhookVerificationException>(() => verifier(new[] { previous }).Verify(body, headers(signature, "1767225600", id)), "wrong secret");
+            var tampered = (byte[])body.Clone();
+            tampered[10] ^= 1;
+            Assert.Throws<WebhookVerificationException>(() => verifier(new[] { secret }).Verify(tampered, headers(signature, "1767225600", id)), "tampered body");
+            var stale = new StandardWebhookVerifier(secret) { Clock = () => at.AddSeconds(301) };
+            Assert.Throws<WebhookVerificationException>(() => stale.Verify(body, headers(signature, "1767225600", id)), "older than 300 s");
+            var edge = new StandardWebhookVerifier(secret) { Clock = () => at.AddSeconds(-300) };
+            Assert.NotNull(edge.Verify(body, headers(signature, "1767225600", id)), "within 300 s");
+            var foreign = StandardWebhookVerifier.Sign(secret, "e2", "1767225600", body);
+            Assert.Throws<WebhookVerificationException>(() => verifier(new[] { secret }).Verify(body, headers(foreign, "1767225600", "e2")), "webhook-id not the body id");
+            var noId = headers(signature, "1767225600", id);
+            noId.Remove("Webhook-Id");
+            Assert.Throws<WebhookVerificationException>(() => verifier(new[] { secret }).Verify(body, noId), "no webhook-id");
+            Assert.Throws<ArgumentOutOfRangeException>(() => new StandardWebhookVerifier(secret) { Tolerance = TimeSpan.FromSeconds(301) }, "tolerance above 300 s refused");
+            Assert.Throws<ArgumentException>(() => new StandardWebhookVerifier("whsec_not base64!"), "not base64");
+        }
+
+        [Test]
         public void WebhooksVerifyAndParse()
         {
             var body = Encoding.UTF8.GetBytes("{\"id\":\"8f1c\",\"type\":\"alarm.created\",\"created_at\":\"2025-07-01T10:00:00.000Z\",\"data\":{\"id\":\"a1\",\"device_id\":\"d1\",\"shipment_id\":12,\"type\":\"TEMPERATURE\",\"severity\":\"WARNING\",\"source\":\"THRESHOLD\",\"message\":\"too warm\",\"resolved\":false,\"created_at\":\"2025-07-01T10:00:00.000Z\",\"resolved_at\":null,\"resolved_by\":null}}");

@@ -13,6 +13,7 @@ export type {
 export type { Logger } from './transport';
 export type { CreateOptions, PageItem, QueryParams, RequestBody, RequestOptions, ResponseBody, ResponseInfo, WithResponse } from './types';
 export * from './webhooks';
+export * from './standard-webhooks';
 export type * from './generated/models';
 export type { components, operations, paths } from './generated/openapi';
 export { API_VERSION, OPERATIONS, type OperationId, type OperationInfo } from './generated/operations';

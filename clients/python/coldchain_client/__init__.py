@@ -30,6 +30,7 @@ from .errors import (
     ServiceUnavailableError,
     UnprocessableEntityError,
 )
+from .standard_webhooks import StandardWebhook, sign_standard_webhook, verify_standard_webhook
 from .webhooks import Webhook, WebhookEvent, WebhookVerificationError, sign_webhook, verify_webhook
 
 __all__ = [
@@ -58,6 +59,9 @@ __all__ = [
     "ServiceUnavailableError",
     "UnprocessableEntityError",
     "Webhook",
+    "StandardWebhook",
+    "sign_standard_webhook",
+    "verify_standard_webhook",
     "WebhookEvent",
     "WebhookVerificationError",
     "sign_webhook",

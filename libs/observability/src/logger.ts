@@ -15,6 +15,8 @@ export const REDACTED_PATHS = [
   '*.signing_secret',
   '*.secret',
   '*.secret_ciphertext',
+  '*.previous_secret_ciphertext',
+  '*.previousSecret',
   '*.authorization',
 ];
 

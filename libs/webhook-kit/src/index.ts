@@ -4,3 +4,4 @@
 export * from './signature';
 export * from './headers';
 export * from './verify-request';
+export * from './standard-webhooks';

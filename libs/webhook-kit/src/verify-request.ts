@@ -9,7 +9,8 @@ export interface VerifiedWebhook {
   deliveryId: string | undefined;
 }
 
-function header(headers: IncomingHeaders, name: string): string | undefined {
+/** A header's first value, found whatever its case. */
+export function header(headers: IncomingHeaders, name: string): string | undefined {
   const direct = headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
   return Array.isArray(direct) ? direct[0] : direct;
 }

@@ -6,15 +6,19 @@ import { EVENT_TYPES, findAccountEvent, isEventType, type EventEnvelope } from '
 import { WEBHOOK_TEST_EVENT_TYPE } from '@app/webhook-kit';
 import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
 import { WebhookEndpointAlreadyCreatedError, WebhookEndpointLimitError, WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
-import type {
-  CreatedWebhookEndpoint,
-  CreateWebhookEndpointInput,
-  QueuedWebhookDelivery,
-  RotatedWebhookSecret,
-  UpdateWebhookEndpointInput,
-  WebhookAttemptView,
-  WebhookEndpointsOptions,
-  WebhookEndpointView,
+import {
+  DEFAULT_SIGNATURE_FORMAT,
+  SECRET_ROTATION_WINDOW_HOURS,
+  SIGNATURE_FORMATS,
+  type SignatureFormat,
+  type CreatedWebhookEndpoint,
+  type CreateWebhookEndpointInput,
+  type QueuedWebhookDelivery,
+  type RotatedWebhookSecret,
+  type UpdateWebhookEndpointInput,
+  type WebhookAttemptView,
+  type WebhookEndpointsOptions,
+  type WebhookEndpointView,
 } from './endpoints.types';
 import { encryptSecret, generateSigningSecret } from './secret-box';
 import { WebhookDnsResolver } from './dns-resolver';
@@ -60,6 +64,9 @@ function present(row: EndpointRow): WebhookEndpointView {
     disabled_at: iso(row.disabled_at),
     disabled_reason: row.disabled_reason,
     secret_rotated_at: iso(row.secret_rotated_at),
+    signature_format: row.signature_format,
+    // A window that is over is no window: the replaced secret no longer signs.
+    previous_secret_expires_at: row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > Date.now() ? iso(row.previous_secret_expires_at) : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -93,6 +100,7 @@ export class WebhookEndpointsService {
     const url = await this.checkUrl(input.url);
     const events = this.checkEvents(input.events);
     const description = this.checkDescription(input.description);
+    const signatureFormat = this.checkSignatureFormat(input.signature_format ?? DEFAULT_SIGNATURE_FORMAT);
     if (!UUID.test(accountId)) throw new WebhookInputError('account_id', 'not an account id');
     if (!(await accountExists(this.dataSource, accountId))) throw new WebhookInputError('account_id', `no account ${accountId}`);
 
@@ -106,7 +114,7 @@ export class WebhookEndpointsService {
       await lockAccountForRegistration(manager, accountId);
       const { n, resubmitted } = await countEndpoints(manager, accountId, id);
       if (!resubmitted && n >= this.maxEndpoints) throw new WebhookEndpointLimitError(this.maxEndpoints);
-      return insertEndpoint(manager, accountId, { id, url, events, description, secretCiphertext: encryptSecret(this.options.secretsKey, secret, id) });
+      return insertEndpoint(manager, accountId, { id, url, events, description, signatureFormat, secretCiphertext: encryptSecret(this.options.secretsKey, secret, id) });
     });
     if (!created) throw new WebhookEndpointAlreadyCreatedError();
     return { ...present(created), signing_secret: secret };
@@ -121,22 +129,31 @@ export class WebhookEndpointsService {
     return present(await this.find(this.dataSource, accountId, endpointId));
   }
 
-  /** Changes the address, the subscription or the description; the address is checked as on create. */
+  /**
+   * Changes the address, the subscription, the description or the signature format; the address is
+   * checked as on create. The secret stays: one secret serves both formats.
+   */
   async update(accountId: AccountId, endpointId: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointView> {
     const current = await this.find(this.dataSource, accountId, endpointId);
     const url = input.url === undefined ? current.url : await this.checkUrl(input.url);
     const events = input.events === undefined ? current.events : this.checkEvents(input.events);
     const description = input.description === undefined ? current.description : this.checkDescription(input.description);
-    const updated = await updateEndpoint(this.dataSource, accountId, endpointId, { url, events, description });
+    const signatureFormat = input.signature_format === undefined ? current.signature_format : this.checkSignatureFormat(input.signature_format);
+    const updated = await updateEndpoint(this.dataSource, accountId, endpointId, { url, events, description, signatureFormat });
     if (!updated) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
     return present(updated);
   }
 
-  /** A new secret, in force for the very next attempt (pending retries included). */
+  /**
+   * A new secret, in force for the very next attempt (pending retries included). The replaced one
+   * keeps signing for SECRET_ROTATION_WINDOW_HOURS as a second `webhook-signature` entry of
+   * Standard Webhooks requests; the X-Service-Signature carries the new one only (spec §6.5).
+   */
   async rotateSecret(accountId: AccountId, endpointId: string): Promise<RotatedWebhookSecret> {
     this.checkIds(accountId, endpointId);
     const secret = generateSigningSecret();
-    const rotated = await rotateEndpointSecret(this.dataSource, accountId, endpointId, encryptSecret(this.options.secretsKey, secret, endpointId));
+    const window = SECRET_ROTATION_WINDOW_HOURS * 3600;
+    const rotated = await rotateEndpointSecret(this.dataSource, accountId, endpointId, encryptSecret(this.options.secretsKey, secret, endpointId), window);
     if (!rotated) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
     return { endpoint: present(rotated), signing_secret: secret };
   }
@@ -306,6 +323,12 @@ export class WebhookEndpointsService {
     const unknown = events.filter((type) => !isEventType(type));
     if (unknown.length > 0) throw new WebhookInputError('events', `unknown event types: ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
     return EVENT_TYPES.filter((type) => events.includes(type));
+  }
+
+  private checkSignatureFormat(format: string): SignatureFormat {
+    const known = SIGNATURE_FORMATS.find((candidate) => candidate === format);
+    if (!known) throw new WebhookInputError('signature_format', `one of ${SIGNATURE_FORMATS.join(', ')}`);
+    return known;
   }
 
   private checkDescription(description: string | null | undefined): string | null {

@@ -1,6 +1,18 @@
 import type { AccountId } from '@app/vocabulary';
 import type { DeliveryOrigin } from './delivery-records';
 
+/**
+ * How an endpoint's requests are signed. `service-v1`: the spec's X-Service-* headers (the
+ * default). `standard-webhooks`: the same headers, unchanged, plus the Standard Webhooks ones
+ * (webhook-id, webhook-timestamp, webhook-signature), so a receiver can switch at its own pace.
+ */
+export const SIGNATURE_FORMATS = ['service-v1', 'standard-webhooks'] as const;
+export type SignatureFormat = (typeof SIGNATURE_FORMATS)[number];
+export const DEFAULT_SIGNATURE_FORMAT: SignatureFormat = 'service-v1';
+
+/** How long a replaced secret keeps signing Standard Webhooks requests beside the new one (Svix keeps 24 hours too). */
+export const SECRET_ROTATION_WINDOW_HOURS = 24;
+
 /** What the panel and the CLI show of an endpoint. The signing secret is never part of it. */
 export interface WebhookEndpointView {
   id: string;
@@ -14,6 +26,12 @@ export interface WebhookEndpointView {
   disabled_at: string | null;
   disabled_reason: string | null;
   secret_rotated_at: string | null;
+  signature_format: SignatureFormat;
+  /**
+   * Until when the secret replaced by the last rotation still signs (a second `webhook-signature`
+   * entry of Standard Webhooks requests); null when no window runs.
+   */
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -56,6 +74,8 @@ export interface CreateWebhookEndpointInput {
   url: string;
   events: string[];
   description?: string | null;
+  /** Default `service-v1`. */
+  signature_format?: string;
   /** The web panel's form id: a resubmitted form creates nothing twice (WebhookEndpointAlreadyCreatedError). */
   id?: string;
 }
@@ -64,6 +84,7 @@ export interface UpdateWebhookEndpointInput {
   url?: string;
   events?: string[];
   description?: string | null;
+  signature_format?: string;
 }
 
 export interface WebhookEndpointsOptions {

@@ -5,10 +5,10 @@ describe('signing secret at rest', () => {
   const key = randomBytes(32);
   const endpointId = '018f0000-0000-7000-8000-000000000001';
 
-  it('generates whsec_ + 32 random bytes (base64url)', () => {
+  it('generates whsec_ + 32 random bytes (standard base64, as Standard Webhooks secrets are)', () => {
     const secret = generateSigningSecret();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(secret.slice(6), 'base64url')).toHaveLength(32);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
     expect(generateSigningSecret()).not.toBe(secret);
   });
 

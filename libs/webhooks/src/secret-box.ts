@@ -4,9 +4,14 @@ const FORMAT = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** `whsec_` + 32 random bytes, base64url. The whole string is the HMAC key. */
+/**
+ * `whsec_` + 32 random bytes in standard base64 (44 characters, one `=`). The whole string is the
+ * HMAC key of the `X-Service-Signature` (spec §6.4); the Standard Webhooks format reads the same
+ * string as its libraries do (the bytes after the prefix), so one secret serves both formats and
+ * an endpoint can switch format without a new one. (Secrets issued before were base64url.)
+ */
 export function generateSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /**

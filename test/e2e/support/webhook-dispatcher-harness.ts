@@ -118,6 +118,23 @@ export class WebhookDispatcherHarness {
     return { ...created, path };
   };
 
+  /**
+   * The first attempt to the endpoint answers 500 after rotating its secret, so the retry is the
+   * first attempt under the new secret. Returns a reader of the new secret (empty until then).
+   */
+  readonly rotateBeforeRetry = (hook: CreatedWebhookEndpoint, path: string): (() => string) => {
+    let rotated = '';
+    this.receiver.script(path, [
+      {
+        status: 500,
+        before: async () => {
+          rotated = (await this.service.rotateSecret(hook.account_id, hook.id)).signing_secret;
+        },
+      },
+    ]);
+    return () => rotated;
+  };
+
   readonly publish = async (accountId: AccountId, type: EventType = 'alarm.created', data: Record<string, unknown> = { message: 'too warm' }): Promise<EventEnvelope> => {
     const envelope = await this.dataSource.transaction((manager) => writeOutboxEvent(manager, { accountId, type, aggregateType: type.split('.')[0], aggregateId: 'agg', data }));
     await this.relay.flush();

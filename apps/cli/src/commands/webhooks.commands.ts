@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import {
   ATTEMPTS_KEPT_PER_ENDPOINT,
+  SECRET_ROTATION_WINDOW_HOURS,
+  SIGNATURE_FORMATS,
   WebhookEndpointLimitError,
   WebhookEndpointsService,
   WebhookInputError,
@@ -78,7 +80,8 @@ async function accountOf(context: CliContext, endpointId: string): Promise<Accou
 
 function describe(endpoint: WebhookEndpointView): string {
   const state = endpoint.status === 'enabled' ? 'enabled' : `DISABLED ${endpoint.disabled_at ?? ''} (${endpoint.disabled_reason ?? 'no reason'})`;
-  return `${endpoint.id}  ${state}  ${endpoint.events.join(',')}  ${endpoint.url}`;
+  const format = endpoint.signature_format === 'service-v1' ? '' : `  [${endpoint.signature_format}]`;
+  return `${endpoint.id}  ${state}  ${endpoint.events.join(',')}  ${endpoint.url}${format}`;
 }
 
 function describeAttempt(a: WebhookAttemptView): string {
@@ -88,19 +91,22 @@ function describeAttempt(a: WebhookAttemptView): string {
 
 export async function webhooksCreate(
   context: CliContext,
-  options: { account?: string; url?: string; events?: string; description?: string },
+  options: { account?: string; url?: string; events?: string; description?: string; signatureFormat?: string },
 ): Promise<CommandOutput> {
   const accountId = requireAccountId(options.account);
   if (!options.url) throw new CliError('--url: an https:// address is required');
   const events = list(options.events ?? '');
   if (events.length === 0) throw new CliError('--events: at least one event type is required');
-  const created = await refusals(() => service(context).create(accountId, { url: options.url as string, events, description: options.description }));
+  const created = await refusals(() =>
+    service(context).create(accountId, { url: options.url as string, events, description: options.description, signature_format: options.signatureFormat }),
+  );
   return {
     json: created,
     human: [
       `Webhook endpoint created: ${created.id}`,
       `url:            ${created.url}`,
       `events:         ${created.events.join(', ')}`,
+      `signature:      ${created.signature_format}`,
       `signing secret: ${created.signing_secret}`,
       'The signing secret is shown only now: store it with the receiver.',
     ].join('\n'),
@@ -113,6 +119,25 @@ export async function webhooksList(context: CliContext, options: { account?: str
   return { json: endpoints, human: endpoints.length === 0 ? 'No webhook endpoints.' : endpoints.map(describe).join('\n') };
 }
 
+/** Changes what is given (address, events, description, signature format); the secret stays. */
+export async function webhooksUpdate(
+  context: CliContext,
+  endpointId: string,
+  options: { url?: string; events?: string; description?: string; signatureFormat?: string },
+): Promise<CommandOutput> {
+  requireId(endpointId, '<endpoint-id>');
+  const accountId = await accountOf(context, endpointId);
+  const endpoint = await refusals(() =>
+    service(context).update(accountId, endpointId, {
+      url: options.url,
+      events: options.events === undefined ? undefined : list(options.events),
+      description: options.description,
+      signature_format: options.signatureFormat,
+    }),
+  );
+  return { json: endpoint, human: `Updated (the signing secret is unchanged): ${describe(endpoint)}` };
+}
+
 export async function webhooksRotateSecret(context: CliContext, endpointId: string): Promise<CommandOutput> {
   requireId(endpointId, '<endpoint-id>');
   const accountId = await accountOf(context, endpointId);
@@ -123,6 +148,9 @@ export async function webhooksRotateSecret(context: CliContext, endpointId: stri
       `Signing secret rotated for ${endpointId}; it signs every attempt from now on.`,
       `signing secret: ${rotated.signing_secret}`,
       'The signing secret is shown only now. Receivers may accept the old and the new secret during the switch.',
+      ...(rotated.endpoint.signature_format === 'standard-webhooks'
+        ? [`Standard Webhooks: webhook-signature carries a signature with each secret until ${rotated.endpoint.previous_secret_expires_at ?? ''}.`]
+        : []),
     ].join('\n'),
   };
 }
@@ -200,11 +228,26 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption('--url <url>', 'https:// address of the receiver')
     .requiredOption('--events <types>', 'comma-separated event types: alarm.created, alarm.resolved, shipment.created, shipment.completed')
     .option('--description <text>', 'what the endpoint is')
+    .option('--signature-format <format>', `${SIGNATURE_FORMATS.join(' or ')}: standard-webhooks adds the webhook-id, webhook-timestamp and webhook-signature headers to the X-Service-* ones`, 'service-v1')
     .option('--json', 'machine-readable output')
-    .action((options: { account: string; url: string; events: string; description?: string; json?: boolean }) => {
+    .action((options: { account: string; url: string; events: string; description?: string; signatureFormat: string; json?: boolean }) => {
       requireAccountId(options.account);
       if (list(options.events).length === 0) throw new CliError('--events: at least one event type is required');
       return run(webhooksCreate, options.json, options);
+    });
+
+  program
+    .command('webhooks:update')
+    .description('Change an endpoint: address, events, description or signature format (the signing secret stays)')
+    .argument('<endpoint-id>', 'endpoint id')
+    .option('--url <url>', 'https:// address of the receiver')
+    .option('--events <types>', 'comma-separated event types')
+    .option('--description <text>', 'what the endpoint is')
+    .option('--signature-format <format>', SIGNATURE_FORMATS.join(' or '))
+    .option('--json', 'machine-readable output')
+    .action((endpointId: string, options: { url?: string; events?: string; description?: string; signatureFormat?: string; json?: boolean }) => {
+      requireId(endpointId, '<endpoint-id>');
+      return run(webhooksUpdate, options.json, endpointId, options);
     });
 
   program
@@ -219,7 +262,7 @@ export function registerWebhookCommands(program: Command): void {
 
   program
     .command('webhooks:rotate-secret')
-    .description('Generate a new signing secret, effective immediately; printed once')
+    .description(`Generate a new signing secret, effective immediately; printed once (Standard Webhooks endpoints: the old one signs too for ${SECRET_ROTATION_WINDOW_HOURS} hours)`)
     .argument('<endpoint-id>', 'endpoint id')
     .option('--json', 'machine-readable output')
     .action((endpointId: string, options: { json?: boolean }) => {

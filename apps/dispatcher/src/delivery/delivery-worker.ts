@@ -269,15 +269,27 @@ export class DeliveryWorker {
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
     let secret: string;
+    let previousSecret: string | null;
     try {
       // Read at claim time: a rotated secret is used from the next attempt on.
       secret = decryptSecret(this.options.secretsKey, delivery.secret_ciphertext, delivery.endpoint_id);
+      // Only while the rotation window runs (the claim says), and only Standard Webhooks requests carry it.
+      const previous = delivery.signature_format === 'standard-webhooks' ? delivery.previous_secret_ciphertext : null;
+      previousSecret = previous ? decryptSecret(this.options.secretsKey, previous, delivery.endpoint_id) : null;
     } catch (error) {
       // SECRETS_KEY does not open the stored secret: this deployment's fault, not the endpoint's (no failure counted).
       this.options.logger.error({ error: message(error), endpoint: delivery.endpoint_id }, 'cannot decrypt the endpoint signing secret; check SECRETS_KEY');
       return { deliveryId: newId(), attemptedAt: new Date(), durationMs: 0, statusCode: null, error: 'signing secret unreadable', outcome: 'deferred', retryAfterSeconds: 60 };
     }
-    return this.sender.send({ url: delivery.url, secret, eventType: delivery.event_type, eventId: delivery.event_id, body: delivery.body });
+    return this.sender.send({
+      url: delivery.url,
+      secret,
+      previousSecret,
+      signatureFormat: delivery.signature_format,
+      eventType: delivery.event_type,
+      eventId: delivery.event_id,
+      body: delivery.body,
+    });
   }
 
   /**

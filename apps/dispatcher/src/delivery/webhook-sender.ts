@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { newId } from '@app/database';
-import { signWebhook, WEBHOOK_CONTENT_TYPE, WEBHOOK_USER_AGENT } from '@app/webhook-kit';
+import { signWebhook, STANDARD_WEBHOOK_HEADERS, standardWebhookSignatureHeader, WEBHOOK_CONTENT_TYPE, WEBHOOK_USER_AGENT } from '@app/webhook-kit';
 import {
   hostOf,
   isPrivateAddress,
@@ -13,6 +13,7 @@ import {
   WebhookDnsResolver,
   type LookupFunction,
   type Resolver,
+  type SignatureFormat,
 } from '@app/webhooks';
 import { classifyStatus, parseRetryAfter, type AttemptOutcome } from './retry-policy';
 
@@ -36,6 +37,10 @@ export interface WebhookSenderOptions {
 export interface OutgoingWebhook {
   url: string;
   secret: string;
+  /** `standard-webhooks` adds the webhook-* headers to the spec's; default `service-v1` (the spec's only). */
+  signatureFormat?: SignatureFormat;
+  /** The secret a rotation replaced, while its window runs: a second webhook-signature entry. */
+  previousSecret?: string | null;
   eventType: string;
   eventId: string;
   /** The delivery's stored bytes, identical on every attempt. */
@@ -121,7 +126,7 @@ export class WebhookSender {
     }
 
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const headers = {
+    const headers: Record<string, string> = {
       'Content-Type': WEBHOOK_CONTENT_TYPE,
       'Content-Length': String(webhook.body.length),
       'User-Agent': WEBHOOK_USER_AGENT,
@@ -131,6 +136,7 @@ export class WebhookSender {
       'X-Service-Timestamp': timestamp,
       'X-Service-Signature': signWebhook(webhook.secret, timestamp, webhook.body),
     };
+    if (webhook.signatureFormat === 'standard-webhooks') Object.assign(headers, standardWebhookHeaders(webhook, timestamp));
 
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
@@ -212,6 +218,20 @@ export class WebhookSender {
       }
     }
   }
+}
+
+/**
+ * The Standard Webhooks headers, beside the spec's (unchanged): the event id (the same on every
+ * attempt, as the format's message id is), the same timestamp, and a signature per secret in force,
+ * the current one first.
+ */
+function standardWebhookHeaders(webhook: OutgoingWebhook, timestamp: string): Record<string, string> {
+  const secrets = webhook.previousSecret ? [webhook.secret, webhook.previousSecret] : [webhook.secret];
+  return {
+    [STANDARD_WEBHOOK_HEADERS.id]: webhook.eventId,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: timestamp,
+    [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignatureHeader(secrets, webhook.eventId, timestamp, webhook.body),
+  };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

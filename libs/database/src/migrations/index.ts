@@ -22,6 +22,7 @@ import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
 import { TelemetryPlannerStatistics1763771600000 } from './1763771600000-TelemetryPlannerStatistics';
+import { WebhookSignatureFormat1763772000000 } from './1763772000000-WebhookSignatureFormat';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   WebhookEventLogIndex1763771800000,
   WebhookDeliveryLease1763771900000,
   TelemetryPlannerStatistics1763771600000,
+  WebhookSignatureFormat1763772000000,
 ];

@@ -4,7 +4,7 @@ import { LATENCY_BUCKET_BOUNDS_MS } from '../health';
 
 /** The columns of an endpoint that the panel and the CLI show (never the secret). */
 const ENDPOINT_COLUMNS = `id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-  disabled_reason, secret_rotated_at, created_at, updated_at`;
+  disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at`;
 
 /**
  * The CTE that adds logged attempts to the hourly health rollup (issue 17), appended to the
@@ -50,15 +50,18 @@ export const WEBHOOK_QUERIES = defineQueries({
     // Endpoint management (the api's panel, the CLI).
     endpointCount: 'SELECT count(*)::int AS n, bool_or(id = $2) AS resubmitted FROM webhook_endpoints WHERE account_id = $1',
     insertEndpoint: `
-      INSERT INTO webhook_endpoints (account_id, id, url, events, description, secret_ciphertext)
-      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
+      INSERT INTO webhook_endpoints (account_id, id, url, events, description, secret_ciphertext, signature_format)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
     listEndpoints: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
     findEndpoint: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND id = $2`,
     updateEndpoint: `
-      UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, updated_at = now()
+      UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, signature_format = $6, updated_at = now()
        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+    // The replaced secret keeps signing (a second webhook-signature entry) for $4 seconds.
     rotateEndpointSecret: `
-      UPDATE webhook_endpoints SET secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
+      UPDATE webhook_endpoints
+         SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = now() + make_interval(secs => $4::double precision),
+             secret_ciphertext = $3, secret_rotated_at = now(), updated_at = now()
        WHERE account_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
     enableEndpoint: `
       UPDATE webhook_endpoints
@@ -231,7 +234,8 @@ export const WEBHOOK_QUERIES = defineQueries({
            SET lease_until = now() + make_interval(secs => $5::double precision / 1000)
           FROM claimed c, webhook_endpoints e
          WHERE w.id = c.id AND e.id = w.endpoint_id
-        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext
+        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext,
+                  e.signature_format, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_ciphertext END AS previous_secret_ciphertext
       ),
       owned AS (
         -- this process now owns the accounts it claimed, for as long as the claims' lease

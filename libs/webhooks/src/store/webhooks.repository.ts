@@ -3,7 +3,7 @@ import { sql, type Db } from '@app/database/sql';
 import type { DomainEventMessage } from '@app/events';
 import type { AccountId } from '@app/vocabulary';
 import type { NewDelivery } from '../delivery-records';
-import type { WebhookAttemptView } from '../endpoints.types';
+import type { SignatureFormat, WebhookAttemptView } from '../endpoints.types';
 import { HEALTH_STATS_KEPT_HOURS, type HourlyStatsRow } from '../health';
 import { ATTEMPTS_KEPT_PER_ENDPOINT, type WebhookPruneResult } from '../retention';
 import { WEBHOOK_QUERIES as Q } from './webhooks.queries';
@@ -20,6 +20,9 @@ export interface WebhookEndpointRow {
   disabled_at: Date | null;
   disabled_reason: string | null;
   secret_rotated_at: Date | null;
+  signature_format: SignatureFormat;
+  /** End of the rotation window in which the replaced secret signs too; null: none (or over when in the past). */
+  previous_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,6 +52,9 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secret_ciphertext: string;
+  signature_format: SignatureFormat;
+  /** The secret a rotation replaced, while its window runs (it signs Standard Webhooks requests too); else null. */
+  previous_secret_ciphertext: string | null;
 }
 
 /** What the attempt log records of one attempt (the dispatcher's attempt result has these). */
@@ -90,7 +96,7 @@ export async function countEndpoints(db: Db, accountId: AccountId, endpointId: s
 export function insertEndpoint(
   db: Db,
   accountId: AccountId,
-  endpoint: { id: string; url: string; events: string[]; description: string | null; secretCiphertext: string },
+  endpoint: { id: string; url: string; events: string[]; description: string | null; secretCiphertext: string; signatureFormat: SignatureFormat },
 ): Promise<WebhookEndpointRow | null> {
   return sql.first<WebhookEndpointRow>(db, Q.insertEndpoint, [
     accountId,
@@ -99,6 +105,7 @@ export function insertEndpoint(
     endpoint.events,
     endpoint.description,
     endpoint.secretCiphertext,
+    endpoint.signatureFormat,
   ]);
 }
 
@@ -114,13 +121,20 @@ export function updateEndpoint(
   db: Db,
   accountId: AccountId,
   endpointId: string,
-  change: { url: string; events: string[]; description: string | null },
+  change: { url: string; events: string[]; description: string | null; signatureFormat: SignatureFormat },
 ): Promise<WebhookEndpointRow | null> {
-  return sql.first<WebhookEndpointRow>(db, Q.updateEndpoint, [accountId, endpointId, change.url, change.events, change.description]);
+  return sql.first<WebhookEndpointRow>(db, Q.updateEndpoint, [accountId, endpointId, change.url, change.events, change.description, change.signatureFormat]);
 }
 
-export function rotateEndpointSecret(db: Db, accountId: AccountId, endpointId: string, secretCiphertext: string): Promise<WebhookEndpointRow | null> {
-  return sql.first<WebhookEndpointRow>(db, Q.rotateEndpointSecret, [accountId, endpointId, secretCiphertext]);
+/** The new secret is current at once; the replaced one also signs for `windowSeconds` (Standard Webhooks endpoints). */
+export function rotateEndpointSecret(
+  db: Db,
+  accountId: AccountId,
+  endpointId: string,
+  secretCiphertext: string,
+  windowSeconds: number,
+): Promise<WebhookEndpointRow | null> {
+  return sql.first<WebhookEndpointRow>(db, Q.rotateEndpointSecret, [accountId, endpointId, secretCiphertext, windowSeconds]);
 }
 
 export function enableEndpoint(db: Db, accountId: AccountId, endpointId: string): Promise<WebhookEndpointRow | null> {

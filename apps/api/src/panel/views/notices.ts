@@ -21,6 +21,8 @@ export const NOTICES = {
   endpoint_disabled: { error: true, text: 'This endpoint is disabled. Enable it first, then try again.' },
   event_not_subscribed: { error: true, text: 'This endpoint no longer subscribes to the type of that event, so it cannot be sent again.' },
   event_not_found: { error: true, text: 'That event no longer exists.' },
+  signature_format_saved: { error: false, text: 'The signature format was saved; the next delivery attempt uses it. The signing secret is unchanged.' },
+  signature_format_invalid: { error: true, text: 'Choose one of the signature formats listed. Nothing was changed.' },
   event_expired: { error: true, text: 'That event is older than the retention period: its content is no longer stored, so it cannot be sent again.' },
 } as const;
 

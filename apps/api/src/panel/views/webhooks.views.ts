@@ -1,5 +1,14 @@
 import { EVENT_TYPES } from '@app/events';
-import { ATTEMPTS_KEPT_PER_ENDPOINT, type CreatedWebhookEndpoint, type HealthTotals, type WebhookAttemptView, type WebhookEndpointView } from '@app/webhooks';
+import {
+  ATTEMPTS_KEPT_PER_ENDPOINT,
+  SECRET_ROTATION_WINDOW_HOURS,
+  SIGNATURE_FORMATS,
+  type CreatedWebhookEndpoint,
+  type HealthTotals,
+  type SignatureFormat,
+  type WebhookAttemptView,
+  type WebhookEndpointView,
+} from '@app/webhooks';
 import { html, type Html } from '../../pages/html';
 import { panelPath } from '../panel-paths';
 import { mayManageWebhooks } from '../panel-roles';
@@ -60,7 +69,30 @@ export interface EndpointFormModel {
   url: string;
   description: string;
   events: string[];
+  /** What the form sent (checked again by the service); `service-v1` on a new form. */
+  signatureFormat: string;
   problems: FieldProblem[];
+}
+
+const FORMAT_LABELS: Record<SignatureFormat, Html> = {
+  'service-v1': html`Service signature (default): <code>X-Service-Signature</code>, as in the API specification`,
+  'standard-webhooks': html`Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> as well, for receivers that verify with a Standard Webhooks library`,
+};
+
+export const formatName = (format: SignatureFormat): string => (format === 'standard-webhooks' ? 'Standard Webhooks' : 'Service signature (X-Service-Signature)');
+
+/** The signature format radio group, on the add form and on the endpoint page. */
+function signatureFormatFieldset(checked: string, problems: FieldProblem[]): Html {
+  const invalid = problems.some((p) => p.field === 'signature_format');
+  return html`<fieldset id="signature_format" aria-describedby="signature_format-hint${invalid ? ' signature_format-error' : ''}">
+<legend>Signature format</legend>
+<p class="hint" id="signature_format-hint">Every request carries the <code>X-Service-*</code> headers. With Standard Webhooks it also carries the Standard Webhooks headers, signed with the same secret, so a receiver can switch at its own pace.</p>
+${fieldError(problems, 'signature_format')}
+${SIGNATURE_FORMATS.map((format, index) => {
+    const id = `signature_format-${index}`;
+    return html`<label for="${id}"><input type="radio" id="${id}" name="signature_format" value="${format}"${checked === format ? html` checked` : html``}> ${FORMAT_LABELS[format]}</label>`;
+  })}
+</fieldset>`;
 }
 
 export function endpointFormView(context: PanelContext, model: EndpointFormModel): PanelView {
@@ -81,12 +113,17 @@ ${checkboxGroup({ name: 'events', legend: 'Events to receive', values: EVENT_TYP
 <label for="description">Description (optional)</label>
 <input type="text" id="description" name="description" value="${model.description}" maxlength="${DESCRIPTION_MAX_LENGTH}"${describedBy(model.problems, 'description')}>
 ${fieldError(model.problems, 'description')}
+${signatureFormatFieldset(model.signatureFormat, model.problems)}
 <div class="actions"><button type="submit">Add endpoint</button><a href="${WEBHOOKS}">Cancel</a></div>
 </form>`,
   };
 }
 
 const SIGNATURE_HELP = html`<p>Verify each request: compute HMAC-SHA256 with this secret over <code>{X-Service-Timestamp}.{raw body}</code> and compare it, in constant time, with the hexadecimal value after <code>v1=</code> in <code>X-Service-Signature</code>. Refuse timestamps more than 5 minutes from your clock.</p>`;
+
+const STANDARD_WEBHOOKS_HELP = html`<p>Standard Webhooks: pass this secret as it is (with its <code>whsec_</code> prefix) to your Standard Webhooks library, for example <code>new Webhook(secret).verify(rawBody, headers)</code>. It checks <code>webhook-signature</code> (<code>v1,</code> + base64 HMAC-SHA256 of <code>{webhook-id}.{webhook-timestamp}.{raw body}</code>) and the 5-minute window. The same secret also verifies the <code>X-Service-Signature</code> as above.</p>`;
+
+const signatureHelp = (format: SignatureFormat): Html => (format === 'standard-webhooks' ? html`${STANDARD_WEBHOOKS_HELP}${SIGNATURE_HELP}` : SIGNATURE_HELP);
 
 const SECRET_WARNING = html`<p><strong>Copy the signing secret now: it is shown only this once.</strong> Store it in your receiver's secret store. If it is lost, rotate the secret to get a new one.</p>`;
 
@@ -99,9 +136,9 @@ export function endpointCreatedView(created: CreatedWebhookEndpoint): PanelView 
 <h1>Endpoint added</h1>
 <div class="warning" role="note">${SECRET_WARNING}</div>
 <div class="card">
-<dl class="summary"><dt>Address</dt><dd><code>${created.url}</code></dd><dt>Events</dt><dd>${created.events.join(', ')}</dd>${created.description ? html`<dt>Description</dt><dd>${created.description}</dd>` : html``}</dl>
+<dl class="summary"><dt>Address</dt><dd><code>${created.url}</code></dd><dt>Events</dt><dd>${created.events.join(', ')}</dd>${created.description ? html`<dt>Description</dt><dd>${created.description}</dd>` : html``}<dt>Signature format</dt><dd>${formatName(created.signature_format)}</dd></dl>
 ${secretField('signing-secret', 'Signing secret', created.signing_secret)}
-${SIGNATURE_HELP}
+${signatureHelp(created.signature_format)}
 </div>
 <p><a href="${panelPath('webhooks', created.id)}">I have stored the secret: go to the endpoint</a></p>`,
   };
@@ -114,8 +151,9 @@ export function rotateConfirmView(context: PanelContext, endpoint: WebhookEndpoi
     body: html`${breadcrumb}
 <h1>Rotate the signing secret</h1>
 <p>Endpoint <code>${endpoint.url}</code></p>
-<div class="warning" id="rotate-effect"><p>A new secret is generated and is <strong>effective immediately</strong>: every attempt from now on, retries of earlier events included, is signed with it, and the old secret stops being used.</p>
-<p>A delivery signed with the old secret shortly before can still arrive and fail verification: during the transition let your receiver accept both the old and the new secret, then remove the old one.</p></div>
+<div class="warning" id="rotate-effect"><p>A new secret is generated and is <strong>effective immediately</strong>: every attempt from now on, retries of earlier events included, is signed with it, and the old secret stops being used for <code>X-Service-Signature</code>.</p>
+<p>A delivery signed with the old secret shortly before can still arrive and fail verification: during the transition let your receiver accept both the old and the new secret, then remove the old one.</p>
+<p>With the Standard Webhooks format, <code>webhook-signature</code> carries a signature with each secret for ${SECRET_ROTATION_WINDOW_HOURS} hours, so a receiver holding either one keeps verifying.</p></div>
 <div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'rotate-secret'), 'Rotate secret now', { className: 'danger', describedBy: 'rotate-effect' })}<a href="${panelPath('webhooks', endpoint.id)}">Cancel</a></div>`,
   };
 }
@@ -128,7 +166,8 @@ export function secretRotatedView(endpoint: WebhookEndpointView, secret: string)
     body: html`${breadcrumb}
 <h1>New signing secret</h1>
 <div class="warning" role="note">${SECRET_WARNING}
-<p>The new secret is in force now. Until your receiver has it, accept both the old and the new secret; a request signed with the old one shortly before the rotation can still arrive.</p></div>
+<p>The new secret is in force now. Until your receiver has it, accept both the old and the new secret; a request signed with the old one shortly before the rotation can still arrive.</p>
+${endpoint.signature_format === 'standard-webhooks' ? html`<p>Standard Webhooks: until ${timeHtml(endpoint.previous_secret_expires_at)}, <code>webhook-signature</code> carries signatures with both the old and the new secret.</p>` : html``}</div>
 <div class="card">
 <dl class="summary"><dt>Address</dt><dd><code>${endpoint.url}</code></dd><dt>Rotated</dt><dd>${timeHtml(endpoint.secret_rotated_at)}</dd></dl>
 ${secretField('signing-secret', 'New signing secret', secret)}
@@ -175,7 +214,19 @@ ${endpoint.status === 'enabled'
 ${recovery ? recoverySection(context, endpoint, recovery) : html``}
 <h2>Signing secret</h2>
 <p>The secret is never shown again after it was created. Rotate it to get a new one, for example when it may have leaked.</p>
-<p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>`;
+<p><a href="${panelPath('webhooks', endpoint.id, 'rotate-secret')}">Rotate the signing secret</a></p>
+${signatureFormatSection(context, endpoint)}`;
+}
+
+/** Changing the signature format keeps the secret: it serves both formats. */
+function signatureFormatSection(context: PanelContext, endpoint: WebhookEndpointView): Html {
+  return html`<h2 id="signature-format-heading">Signature format</h2>
+<form method="post" action="${panelPath('webhooks', endpoint.id, 'signature-format')}" novalidate aria-labelledby="signature-format-heading">
+${csrfField(context)}
+${signatureFormatFieldset(endpoint.signature_format, [])}
+<p class="hint">The signing secret stays the same. A secret issued before Standard Webhooks was offered (it contains <code>-</code> or <code>_</code>) is read by Standard Webhooks libraries only after one rotation.</p>
+<div class="actions"><button type="submit" class="secondary">Save signature format</button></div>
+</form>`;
 }
 
 export function endpointDetailView(
@@ -206,6 +257,7 @@ ${enabled
 <dt>Description</dt><dd>${endpoint.description ?? html`<span class="empty">none</span>`}</dd>
 <dt>Failures in a row</dt><dd>${endpoint.consecutive_failures} (the endpoint is disabled after 20)</dd>
 <dt>Secret last rotated</dt><dd>${timeHtml(endpoint.secret_rotated_at)}</dd>
+<dt>Signature format</dt><dd>${formatName(endpoint.signature_format)}${endpoint.signature_format === 'standard-webhooks' && endpoint.previous_secret_expires_at ? html` (the previous secret also signs until ${timeHtml(endpoint.previous_secret_expires_at)})` : html``}</dd>
 <dt>Created</dt><dd>${timeHtml(endpoint.created_at)}</dd>
 </dl></div>
 ${health}

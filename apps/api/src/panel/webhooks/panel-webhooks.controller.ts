@@ -48,6 +48,7 @@ function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
     url: `This address cannot be used: ${detail}.`,
     events: 'Choose at least one event type to receive.',
     description: `The description is too long: ${detail}.`,
+    signature_format: 'Choose one of the signature formats listed.',
   };
   return { field: error.field, message: messages[error.field] ?? detail };
 }
@@ -83,7 +84,7 @@ export class PanelWebhooksController {
   @Get('new')
   @PanelSession(...WEBHOOK_ROLES)
   form(@Panel() panel: PanelContext, @Res() response: Response): void {
-    this.pages.send(response, panel, endpointFormView(panel, { submission: newSubmission(), url: '', description: '', events: [], problems: [] }));
+    this.pages.send(response, panel, endpointFormView(panel, { submission: newSubmission(), url: '', description: '', events: [], signatureFormat: 'service-v1', problems: [] }));
   }
 
   @Post()
@@ -93,9 +94,10 @@ export class PanelWebhooksController {
     const url = formText(body.url).trim();
     const description = formText(body.description);
     const events = formList(body.events);
+    const signatureFormat = formText(body.signature_format) || 'service-v1';
     const submission = submissionFrom(body.submission);
     try {
-      const created = await this.endpoints.create(panel.account.id, { id: submission, url, events, description });
+      const created = await this.endpoints.create(panel.account.id, { id: submission, url, events, description, signature_format: signatureFormat });
       this.pages.send(response, panel, endpointCreatedView(created));
     } catch (error) {
       if (error instanceof WebhookEndpointAlreadyCreatedError) return redirectTo(response, withNotice(panelPath('webhooks'), 'endpoint_already_created'));
@@ -106,7 +108,7 @@ export class PanelWebhooksController {
             ? { field: 'url', message: `This company already has ${error.limit} webhook endpoints, the most it can register. Delete one before adding another.` }
             : null;
       if (!problem) throw error;
-      this.pages.send(response, panel, endpointFormView(panel, { submission, url, description, events, problems: [problem] }));
+      this.pages.send(response, panel, endpointFormView(panel, { submission, url, description, events, signatureFormat, problems: [problem] }));
     }
   }
 
@@ -202,6 +204,20 @@ export class PanelWebhooksController {
       }
     }
     return { ...(await this.recovery.suggestSince(panel.account.id, endpointId)), earliest, problems: [] };
+  }
+
+  /** Opts the endpoint in to (or out of) the Standard Webhooks headers; the secret stays. */
+  @Post(':endpoint_id/signature-format')
+  @PanelSession(...WEBHOOK_ROLES)
+  async signatureFormat(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    let notice: NoticeCode = 'signature_format_saved';
+    try {
+      await this.endpoints.update(panel.account.id, endpointId, { signature_format: formText(body.signature_format) });
+    } catch (error) {
+      if (!(error instanceof WebhookInputError)) throw error;
+      notice = 'signature_format_invalid';
+    }
+    redirectTo(response, withNotice(panelPath('webhooks', endpointId), notice));
   }
 
   @Get(':endpoint_id/rotate-secret')
