@@ -14,11 +14,14 @@ namespace Coldchain.Client
     public sealed class FileDownload : IDisposable
     {
         private readonly HttpResponseMessage response;
+        private readonly TimeSpan idleTimeout;
 
-        internal FileDownload(HttpResponseMessage response, Stream content)
+        internal FileDownload(HttpResponseMessage response, Stream content, TimeSpan idleTimeout)
         {
             this.response = response;
+            this.idleTimeout = idleTimeout;
             Content = content;
+            LastResponse = ResponseInfo.From(response, null);
             var headers = response.Content.Headers;
             ContentType = headers.ContentType != null ? headers.ContentType.MediaType : null;
             ContentLength = headers.ContentLength;
@@ -44,9 +47,14 @@ namespace Coldchain.Client
 
         public string RequestId { get; private set; }
 
+        /// <summary>The response (status, request id, rate-limit headers).</summary>
+        public ResponseInfo LastResponse { get; private set; }
+
         /// <summary>
         /// Copies the body to <paramref name="destination"/> in chunks, checking its length against
         /// Content-Length and its SHA-256 against the ETag; returns the number of bytes copied.
+        /// A body that stalls (no bytes for the client's Timeout) fails with a
+        /// <see cref="ColdchainConnectionException"/> (TimedOut) instead of hanging.
         /// </summary>
         public async Task<long> CopyToAsync(Stream destination, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -55,7 +63,7 @@ namespace Coldchain.Client
             using (var sha = SHA256.Create())
             {
                 int read;
-                while ((read = await Content.ReadAsync(buffer, 0, buffer.Length, cancellationToken).ConfigureAwait(false)) > 0)
+                while ((read = await ReadWithinIdleTimeoutAsync(buffer, cancellationToken).ConfigureAwait(false)) > 0)
                 {
                     sha.TransformBlock(buffer, 0, read, null, 0);
                     await destination.WriteAsync(buffer, 0, read, cancellationToken).ConfigureAwait(false);
@@ -74,6 +82,32 @@ namespace Coldchain.Client
             }
             await destination.FlushAsync(cancellationToken).ConfigureAwait(false);
             return total;
+        }
+
+        /// <summary>
+        /// One read of the body that gives up after the idle timeout. The read is not trusted to
+        /// honour cancellation (Mono's does not on a stalled socket): the response is disposed,
+        /// which closes the connection, and the caller gets a timeout error.
+        /// </summary>
+        private async Task<int> ReadWithinIdleTimeoutAsync(byte[] buffer, CancellationToken cancellationToken)
+        {
+            using (var idle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+            {
+                var read = Content.ReadAsync(buffer, 0, buffer.Length, idle.Token);
+                var finished = await Task.WhenAny(read, Task.Delay(idleTimeout, idle.Token)).ConfigureAwait(false);
+                if (finished == read) return await read.ConfigureAwait(false);
+                cancellationToken.ThrowIfCancellationRequested();
+                idle.Cancel();
+                Dispose();
+                // the abandoned read fails once the connection is closed: observe its exception
+                Observe(read);
+                throw new ColdchainConnectionException("download stalled: no data for " + (long)idleTimeout.TotalMilliseconds + " ms (request id " + RequestId + ")", null, true);
+            }
+        }
+
+        private static void Observe(Task task)
+        {
+            task.ContinueWith(t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
         }
 
         /// <summary>Streams the body into a file (written as path + ".part", then renamed); returns the byte count.</summary>

@@ -23,7 +23,7 @@ import json
 import time
 from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
-from ._generated import AlarmDto, ShipmentDto
+from ._generated import Alarm, Shipment
 from .errors import ColdchainError
 
 __all__ = [
@@ -60,14 +60,14 @@ class AlarmCreatedEvent(TypedDict):
     id: str
     type: Literal["alarm.created"]
     created_at: str
-    data: AlarmDto
+    data: Alarm
 
 
 class AlarmResolvedEvent(TypedDict):
     id: str
     type: Literal["alarm.resolved"]
     created_at: str
-    data: AlarmDto
+    data: Alarm
 
 
 class ShipmentCreatedEvent(TypedDict):
@@ -75,14 +75,14 @@ class ShipmentCreatedEvent(TypedDict):
     type: Literal["shipment.created"]
     created_at: str
     #: The representation ``GET /shipments/{id}/`` returns.
-    data: ShipmentDto
+    data: Shipment
 
 
 class ShipmentCompletedEvent(TypedDict):
     id: str
     type: Literal["shipment.completed"]
     created_at: str
-    data: ShipmentDto
+    data: Shipment
 
 
 class UnknownWebhookEvent(TypedDict):
@@ -171,6 +171,9 @@ class Webhook:
             raise WebhookVerificationError("body is not JSON") from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not isinstance(event.get("id"), str):
             raise WebhookVerificationError("body is not an event envelope")
+        event_id = _header(headers, HEADER_EVENT_ID)
+        if event_id is not None and event_id != event["id"]:
+            raise WebhookVerificationError(f"{HEADER_EVENT_ID} does not match the body's id")
         event.setdefault("data", {})
         return event  # type: ignore[return-value]
 
