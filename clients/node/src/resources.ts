@@ -289,6 +289,8 @@ export interface DownloadResult {
   filename: string | undefined;
   /** The file written, when a path was given. */
   path?: string;
+  /** The response (status, request id, rate limit). */
+  lastResponse: ResponseInfo;
 }
 
 /**
@@ -383,7 +385,14 @@ export class ReportsResource extends Resource {
       if (download.size !== undefined && bytes !== download.size) throw new ColdchainError(`report ${reportId}: received ${bytes} bytes, expected ${download.size}`);
       if (download.sha256 !== undefined && sha256 !== download.sha256) throw new ColdchainError(`report ${reportId}: SHA-256 of the received bytes does not match the ETag`);
       if (partial) await rename(partial, destination as string);
-      return { bytes, sha256, contentType: download.contentType, filename: download.filename, ...(partial ? { path: destination as string } : {}) };
+      return {
+        bytes,
+        sha256,
+        contentType: download.contentType,
+        filename: download.filename,
+        ...(partial ? { path: destination as string } : {}),
+        lastResponse: download.lastResponse,
+      };
     } catch (error) {
       if (partial) await rm(partial, { force: true });
       throw error;
