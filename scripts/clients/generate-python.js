@@ -66,6 +66,9 @@ const typeName = (schemaName) => schemaName.replace(/Dto$/, '');
  * Lists whose items are `anyOf` a point and a bucket: typed overloads, so that the call with
  * `bucket=` returns pages of buckets and the call without it pages of points.
  */
+/** Schema names the package exports from a hand-written module instead. */
+const HAND_WRITTEN = new Set(['FieldError']);
+
 const BUCKET_VARIANTS = {
   TelemetryController_list: { point: 'TelemetryPointDto', bucket: 'TelemetryBucketDto' },
   TrackingController_list: { point: 'TrackingPointDto', bucket: 'TelemetryBucketDto' },
@@ -320,16 +323,19 @@ function emitMethod(op, out) {
     out.push(...methodSignature(op, { query: [...query.filter((q) => q.name !== 'bucket'), bucketParam], fixed: { bucket: bucketParam.type } }, wrap(bucket), name), '        ...', '');
   };
   overloads(op.queryParams, (item) => `Page[${item}]`, op.name);
-  out.push(...methodSignature(op, { query: op.queryParams }, returns, op.name));
+  // The implementation of overloads is typed loosely (each overload states what it returns).
+  out.push(...methodSignature(op, { query: op.queryParams }, bucketParam ? 'Page[Any]' : returns, op.name));
   out.push(`        """${doc.join('\n\n        ').replace(/\n\n {8}\n\n/g, '\n\n')}"""`);
   const call = callArguments(op, op.queryParams);
   const helper = { page: '_page', json: '_json', empty: '_empty', binary: '_download', token: '_token', any: '_any' }[op.response];
-  out.push(`        return self._client.${helper}(${call})`, '');
+  // JSON answers are parsed at run time: cast to the documented type for type checkers (mypy --strict).
+  const result = `self._client.${helper}(${call})`;
+  out.push(`        return ${op.response === 'json' && returns !== 'Any' ? `cast(${pyString(returns)}, ${result})` : result}`, '');
   if (op.response === 'page') {
     const iterName = op.name === 'list' ? 'iter_all' : op.name.replace(/^list_/, 'iter_');
     const query = op.queryParams.filter((q) => q.name !== 'cursor');
     overloads(query, (item) => `Iterator[${item}]`, iterName);
-    out.push(...methodSignature(op, { query }, `Iterator[${op.itemType}]`, iterName));
+    out.push(...methodSignature(op, { query }, bucketParam ? 'Iterator[Any]' : `Iterator[${op.itemType}]`, iterName));
     out.push(`        """Every record of \`\`${op.name}\`\`, page after page (follows \`\`links.next\`\`)."""`);
     const queryWithCursor = [...query];
     out.push(`        return self._client._iter(${callArguments(op, queryWithCursor)})`, '');
@@ -364,7 +370,7 @@ function generate(document) {
   out.push('"""');
   out.push('from __future__ import annotations', '');
   out.push('from datetime import datetime');
-  out.push('from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, overload', '');
+  out.push('from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, cast, overload', '');
   out.push('from ._base import Destination, DownloadResult, Operation, Page, Resource', '');
   out.push(`API_TITLE = ${pyString((document.info && document.info.title) || '')}`);
   out.push(`API_VERSION = ${pyString((document.info && document.info.version) || '')}`);
@@ -394,7 +400,8 @@ function generate(document) {
   out.push(`RESOURCES = ${pyTuple(groups)}`);
   out.push('"""Attribute names of the resource groups on the client."""', '', '');
   out.push('__all__ = [');
-  for (const name of Object.keys(schemas)) out.push(`    ${pyString(typeName(name))},`);
+  // FieldError is exported by coldchain_client.errors (a dict with the same keys and properties).
+  for (const name of Object.keys(schemas)) if (!HAND_WRITTEN.has(typeName(name))) out.push(`    ${pyString(typeName(name))},`);
   out.push(']');
   out.push('"""The TypedDict of every schema (re-exported by ``coldchain_client``)."""', '');
   return `${out.join('\n').replace(/\n{3,}(?=\S)/g, '\n\n\n').replace(/\n+$/, '')}\n`;

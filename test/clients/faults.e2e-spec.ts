@@ -17,7 +17,7 @@ import * as node from '../../clients/node/src/index';
  * 409 idempotency_request_in_progress, another 4xx or a 500 (never retried), a body that stalls
  * after 10 bytes. The drivers (in-process for Node, clients/python/tests/fault_driver.py,
  * `Coldchain.Client.Tests.exe --fault`) print the outcome in the same words, so one expectation
- * holds for all three. Clients run with a 1 s timeout, 2 retries and a 10–50 ms backoff.
+ * holds for all three. Clients run with a 3 s timeout (short enough for the stall cases, long enough for a loaded machine), 2 retries and a 10–50 ms backoff.
  */
 const ROOT = process.cwd();
 const BIN = join(ROOT, 'clients', 'dotnet', 'bin');
@@ -53,7 +53,7 @@ async function nodeDriver(operation: Operation, env: Env): Promise<Outcome> {
     baseUrl: env.COLDCHAIN_BASE_URL,
     clientId: env.COLDCHAIN_CLIENT_ID,
     clientSecret: env.COLDCHAIN_CLIENT_SECRET,
-    timeoutMs: 1000,
+    timeoutMs: 3000,
     maxRetries: 2,
     backoffBaseMs: 10,
     backoffMaxMs: 50,

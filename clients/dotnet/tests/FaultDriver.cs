@@ -10,7 +10,7 @@ namespace Coldchain.Client.Tests
     /// <summary>
     /// One call of the shared fault suite (test/clients/faults.e2e-spec.ts), as a user would make it:
     /// <c>mono Coldchain.Client.Tests.exe --fault list | create NAME | download REPORT_ID</c>. Reads
-    /// COLDCHAIN_BASE_URL, COLDCHAIN_CLIENT_ID and COLDCHAIN_CLIENT_SECRET; the client has a 1 s timeout,
+    /// COLDCHAIN_BASE_URL, COLDCHAIN_CLIENT_ID and COLDCHAIN_CLIENT_SECRET; the client has a 3 s timeout,
     /// 2 retries and a short backoff. Prints one JSON line: the outcome and the response metadata, or
     /// the error's family (the same words in every client).
     /// </summary>
@@ -43,7 +43,7 @@ namespace Coldchain.Client.Tests
                 BaseUrl = Environment.GetEnvironmentVariable("COLDCHAIN_BASE_URL"),
                 ClientId = Environment.GetEnvironmentVariable("COLDCHAIN_CLIENT_ID"),
                 ClientSecret = Environment.GetEnvironmentVariable("COLDCHAIN_CLIENT_SECRET"),
-                Timeout = TimeSpan.FromSeconds(1),
+                Timeout = TimeSpan.FromSeconds(3),
                 MaxRetries = 2,
                 BackoffBase = TimeSpan.FromMilliseconds(10),
                 BackoffMax = TimeSpan.FromMilliseconds(50),

@@ -74,7 +74,7 @@ __all__ += _generated.__all__
 
 def __getattr__(name: str) -> object:
     """The schema names of 1.0.0 (``AlarmDto``...) still resolve, with a DeprecationWarning."""
-    if name.endswith("Dto") and name[:-3] in _generated.__all__:
+    if name.endswith("Dto") and hasattr(_generated, name[:-3]) and name[:-3] in __all__:
         import warnings
 
         warnings.warn(f"coldchain_client.{name} is deprecated: use {name[:-3]}", DeprecationWarning, stacklevel=2)

@@ -8,7 +8,7 @@ per group with a typed method for each operation. Import from ``coldchain_client
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, overload
+from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, cast, overload
 
 from ._base import Destination, DownloadResult, Operation, Page, Resource
 
@@ -2216,7 +2216,7 @@ class AccountsResource(Resource):
         """Safe profile fields of an allow-listed company
 
         ``GET /accounts/{account_id}/`` (scopes: accounts:read); operation ``AccountsController_get``."""
-        return self._client._json(OPERATIONS["AccountsController_get"], path={"account_id": account_id}, timeout=timeout)
+        return cast("Account", self._client._json(OPERATIONS["AccountsController_get"], path={"account_id": account_id}, timeout=timeout))
 
     def update(
         self,
@@ -2228,7 +2228,7 @@ class AccountsResource(Resource):
         """Update contact and legal profile fields
 
         ``PATCH /accounts/{account_id}/`` (scopes: accounts:write); operation ``AccountsController_update``."""
-        return self._client._json(OPERATIONS["AccountsController_update"], path={"account_id": account_id}, body=body, timeout=timeout)
+        return cast("Account", self._client._json(OPERATIONS["AccountsController_update"], path={"account_id": account_id}, body=body, timeout=timeout))
 
 
 class LocationsResource(Resource):
@@ -2272,7 +2272,7 @@ class LocationsResource(Resource):
         ``POST /locations/`` (scopes: locations:write); operation ``LocationsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["LocationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2284,7 +2284,7 @@ class LocationsResource(Resource):
         """Get a location
 
         ``GET /locations/{location_id}/`` (scopes: locations:read); operation ``LocationsController_get``."""
-        return self._client._json(OPERATIONS["LocationsController_get"], path={"location_id": location_id}, account_id=account_id, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_get"], path={"location_id": location_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
@@ -2297,7 +2297,7 @@ class LocationsResource(Resource):
         """Replace a location
 
         ``PUT /locations/{location_id}/`` (scopes: locations:write); operation ``LocationsController_replace``."""
-        return self._client._json(OPERATIONS["LocationsController_replace"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_replace"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -2310,7 +2310,7 @@ class LocationsResource(Resource):
         """Update a location
 
         ``PATCH /locations/{location_id}/`` (scopes: locations:write); operation ``LocationsController_update``."""
-        return self._client._json(OPERATIONS["LocationsController_update"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_update"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2366,7 +2366,7 @@ class CarriersResource(Resource):
         ``POST /carriers/`` (scopes: carriers:write); operation ``CarriersController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["CarriersController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2378,7 +2378,7 @@ class CarriersResource(Resource):
         """Get a carrier
 
         ``GET /carriers/{carrier_id}/`` (scopes: carriers:read); operation ``CarriersController_get``."""
-        return self._client._json(OPERATIONS["CarriersController_get"], path={"carrier_id": carrier_id}, account_id=account_id, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_get"], path={"carrier_id": carrier_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
@@ -2391,7 +2391,7 @@ class CarriersResource(Resource):
         """Replace a carrier
 
         ``PUT /carriers/{carrier_id}/`` (scopes: carriers:write); operation ``CarriersController_replace``."""
-        return self._client._json(OPERATIONS["CarriersController_replace"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_replace"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -2404,7 +2404,7 @@ class CarriersResource(Resource):
         """Update a carrier
 
         ``PATCH /carriers/{carrier_id}/`` (scopes: carriers:write); operation ``CarriersController_update``."""
-        return self._client._json(OPERATIONS["CarriersController_update"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_update"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2460,7 +2460,7 @@ class ReceiversResource(Resource):
         ``POST /receivers/`` (scopes: receivers:write); operation ``ReceiversController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["ReceiversController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2472,7 +2472,7 @@ class ReceiversResource(Resource):
         """Get a receiver
 
         ``GET /receivers/{receiver_id}/`` (scopes: receivers:read); operation ``ReceiversController_get``."""
-        return self._client._json(OPERATIONS["ReceiversController_get"], path={"receiver_id": receiver_id}, account_id=account_id, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_get"], path={"receiver_id": receiver_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
@@ -2485,7 +2485,7 @@ class ReceiversResource(Resource):
         """Replace a receiver
 
         ``PUT /receivers/{receiver_id}/`` (scopes: receivers:write); operation ``ReceiversController_replace``."""
-        return self._client._json(OPERATIONS["ReceiversController_replace"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_replace"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -2498,7 +2498,7 @@ class ReceiversResource(Resource):
         """Update a receiver
 
         ``PATCH /receivers/{receiver_id}/`` (scopes: receivers:write); operation ``ReceiversController_update``."""
-        return self._client._json(OPERATIONS["ReceiversController_update"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_update"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2554,7 +2554,7 @@ class AlertPresetsResource(Resource):
         ``POST /alert-presets/`` (scopes: alert-presets:write); operation ``AlertPresetsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["AlertPresetsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2566,7 +2566,7 @@ class AlertPresetsResource(Resource):
         """Get an alert preset
 
         ``GET /alert-presets/{preset_id}/`` (scopes: alert-presets:read); operation ``AlertPresetsController_get``."""
-        return self._client._json(OPERATIONS["AlertPresetsController_get"], path={"preset_id": preset_id}, account_id=account_id, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_get"], path={"preset_id": preset_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
@@ -2579,7 +2579,7 @@ class AlertPresetsResource(Resource):
         """Replace an alert preset
 
         ``PUT /alert-presets/{preset_id}/`` (scopes: alert-presets:write); operation ``AlertPresetsController_replace``."""
-        return self._client._json(OPERATIONS["AlertPresetsController_replace"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_replace"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -2592,7 +2592,7 @@ class AlertPresetsResource(Resource):
         """Update an alert preset
 
         ``PATCH /alert-presets/{preset_id}/`` (scopes: alert-presets:write); operation ``AlertPresetsController_update``."""
-        return self._client._json(OPERATIONS["AlertPresetsController_update"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_update"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2648,7 +2648,7 @@ class ShipmentTemplatesResource(Resource):
         ``POST /shipment-templates/`` (scopes: shipment-templates:write); operation ``ShipmentTemplatesController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2660,7 +2660,7 @@ class ShipmentTemplatesResource(Resource):
         """Get a shipment template
 
         ``GET /shipment-templates/{template_id}/`` (scopes: shipment-templates:read); operation ``ShipmentTemplatesController_get``."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_get"], path={"template_id": template_id}, account_id=account_id, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_get"], path={"template_id": template_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
@@ -2673,7 +2673,7 @@ class ShipmentTemplatesResource(Resource):
         """Replace a shipment template
 
         ``PUT /shipment-templates/{template_id}/`` (scopes: shipment-templates:write); operation ``ShipmentTemplatesController_replace``."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_replace"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_replace"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -2686,7 +2686,7 @@ class ShipmentTemplatesResource(Resource):
         """Update a shipment template
 
         ``PATCH /shipment-templates/{template_id}/`` (scopes: shipment-templates:write); operation ``ShipmentTemplatesController_update``."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_update"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_update"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2739,7 +2739,7 @@ class DevicesResource(Resource):
         """Device detail (safe operational view, with its settings)
 
         ``GET /devices/{device_id}/`` (scopes: devices:read); operation ``DevicesController_get``."""
-        return self._client._json(OPERATIONS["DevicesController_get"], path={"device_id": device_id}, account_id=account_id, timeout=timeout)
+        return cast("Device", self._client._json(OPERATIONS["DevicesController_get"], path={"device_id": device_id}, account_id=account_id, timeout=timeout))
 
     def update_label(
         self,
@@ -2752,7 +2752,7 @@ class DevicesResource(Resource):
         """Change the customer-visible label
 
         ``PATCH /devices/{device_id}/label/`` (scopes: devices:read, devices:label:write); operation ``DevicesController_updateLabel``."""
-        return self._client._json(OPERATIONS["DevicesController_updateLabel"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Device", self._client._json(OPERATIONS["DevicesController_updateLabel"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update_settings(
         self,
@@ -2765,7 +2765,7 @@ class DevicesResource(Resource):
         """Update intervals, sensor usage, thresholds and alert preset
 
         ``PATCH /devices/{device_id}/settings/`` (scopes: devices:read, devices:settings:write); operation ``DevicesController_updateSettings``."""
-        return self._client._json(OPERATIONS["DevicesController_updateSettings"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Device", self._client._json(OPERATIONS["DevicesController_updateSettings"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout))
 
     def get_status(
         self,
@@ -2777,7 +2777,7 @@ class DevicesResource(Resource):
         """Connectivity, battery and last location
 
         ``GET /devices/{device_id}/status/`` (scopes: devices:read); operation ``DevicesController_status``."""
-        return self._client._json(OPERATIONS["DevicesController_status"], path={"device_id": device_id}, account_id=account_id, timeout=timeout)
+        return cast("DeviceStatus", self._client._json(OPERATIONS["DevicesController_status"], path={"device_id": device_id}, account_id=account_id, timeout=timeout))
 
     def list_maintenance(
         self,
@@ -2882,7 +2882,7 @@ class TelemetryResource(Resource):
         bucket: Optional[Literal["1m", "5m", "15m", "1h", "6h", "1d"]] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[Union[TelemetryPoint, TelemetryBucket]]:
+    ) -> Page[Any]:
         """Measurements of the device in [from, to)
 
         ``GET /devices/{device_id}/telemetry/`` (scopes: telemetry:read); operation ``TelemetryController_list``.
@@ -2928,7 +2928,7 @@ class TelemetryResource(Resource):
         bucket: Optional[Literal["1m", "5m", "15m", "1h", "6h", "1d"]] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[Union[TelemetryPoint, TelemetryBucket]]:
+    ) -> Iterator[Any]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["TelemetryController_list"], path={"device_id": device_id}, query={"limit": limit, "from": from_, "to": to, "bucket": bucket}, account_id=account_id, timeout=timeout)
 
@@ -2978,7 +2978,7 @@ class ShipmentsResource(Resource):
         ``POST /shipments/create/`` (scopes: shipments:write); operation ``ShipmentsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["ShipmentsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2990,7 +2990,7 @@ class ShipmentsResource(Resource):
         """Shipment detail
 
         ``GET /shipments/{shipment_id}/`` (scopes: shipments:read); operation ``ShipmentsController_get``."""
-        return self._client._json(OPERATIONS["ShipmentsController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
@@ -3003,7 +3003,7 @@ class ShipmentsResource(Resource):
         """Update an active shipment
 
         ``PUT /shipments/{shipment_id}/`` (scopes: shipments:write); operation ``ShipmentsController_replace``."""
-        return self._client._json(OPERATIONS["ShipmentsController_replace"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_replace"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -3027,7 +3027,7 @@ class ShipmentsResource(Resource):
         """Complete a shipment
 
         ``POST /shipments/{shipment_id}/complete/`` (scopes: shipments:complete); operation ``ShipmentsController_complete``."""
-        return self._client._json(OPERATIONS["ShipmentsController_complete"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_complete"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout))
 
     def get_share(
         self,
@@ -3039,7 +3039,7 @@ class ShipmentsResource(Resource):
         """Sharing status of the shipment
 
         ``GET /shipments/{shipment_id}/share/`` (scopes: shipments:read, shipments:share); operation ``ShareController_get``."""
-        return self._client._json(OPERATIONS["ShareController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
+        return cast("Share", self._client._json(OPERATIONS["ShareController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout))
 
     def share(
         self,
@@ -3052,7 +3052,7 @@ class ShipmentsResource(Resource):
         """Create or refresh the share link
 
         ``PUT /shipments/{shipment_id}/share/`` (scopes: shipments:share); operation ``ShareController_put``."""
-        return self._client._json(OPERATIONS["ShareController_put"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Share", self._client._json(OPERATIONS["ShareController_put"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout))
 
     def revoke_share(
         self,
@@ -3110,7 +3110,7 @@ class ShipmentsResource(Resource):
         device_id: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[Union[TrackingPoint, TelemetryBucket]]:
+    ) -> Page[Any]:
         """Telemetry of the shipment’s devices within the shipment window
 
         ``GET /shipments/{shipment_id}/tracking/`` (scopes: shipments:tracking:read); operation ``TrackingController_list``.
@@ -3159,7 +3159,7 @@ class ShipmentsResource(Resource):
         device_id: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[Union[TrackingPoint, TelemetryBucket]]:
+    ) -> Iterator[Any]:
         """Every record of ``list_tracking``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["TrackingController_list"], path={"shipment_id": shipment_id}, query={"limit": limit, "from": from_, "to": to, "bucket": bucket, "device_id": device_id}, account_id=account_id, timeout=timeout)
 
@@ -3210,7 +3210,7 @@ class AlarmsResource(Resource):
         """Alarm detail
 
         ``GET /alarms/{alarm_id}/`` (scopes: alarms:read); operation ``AlarmsController_get``."""
-        return self._client._json(OPERATIONS["AlarmsController_get"], path={"alarm_id": alarm_id}, account_id=account_id, timeout=timeout)
+        return cast("Alarm", self._client._json(OPERATIONS["AlarmsController_get"], path={"alarm_id": alarm_id}, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -3223,7 +3223,7 @@ class AlarmsResource(Resource):
         """Resolve an alarm
 
         ``PATCH /alarms/{alarm_id}/`` (scopes: alarms:write); operation ``AlarmsController_update``."""
-        return self._client._json(OPERATIONS["AlarmsController_update"], path={"alarm_id": alarm_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Alarm", self._client._json(OPERATIONS["AlarmsController_update"], path={"alarm_id": alarm_id}, body=body, account_id=account_id, timeout=timeout))
 
 
 class ReportsResource(Resource):
@@ -3270,7 +3270,7 @@ class ReportsResource(Resource):
         """Report metadata: name, content type, size, SHA-256, period, subject
 
         ``GET /reports/{report_id}/`` (scopes: reports:read); operation ``ReportsController_get``."""
-        return self._client._json(OPERATIONS["ReportsController_get"], path={"report_id": report_id}, account_id=account_id, timeout=timeout)
+        return cast("Report", self._client._json(OPERATIONS["ReportsController_get"], path={"report_id": report_id}, account_id=account_id, timeout=timeout))
 
     def download(
         self,
@@ -3326,7 +3326,7 @@ class UsersResource(Resource):
         """Get a customer user
 
         ``GET /users/{user_id}/`` (scopes: users:read); operation ``UsersController_get``."""
-        return self._client._json(OPERATIONS["UsersController_get"], path={"user_id": user_id}, account_id=account_id, timeout=timeout)
+        return cast("User", self._client._json(OPERATIONS["UsersController_get"], path={"user_id": user_id}, account_id=account_id, timeout=timeout))
 
     def update(
         self,
@@ -3339,7 +3339,7 @@ class UsersResource(Resource):
         """Update a user’s profile or role
 
         ``PATCH /users/{user_id}/`` (scopes: users:write); operation ``UsersController_update``."""
-        return self._client._json(OPERATIONS["UsersController_update"], path={"user_id": user_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("User", self._client._json(OPERATIONS["UsersController_update"], path={"user_id": user_id}, body=body, account_id=account_id, timeout=timeout))
 
     def deactivate(
         self,
@@ -3421,7 +3421,7 @@ class InvitationsResource(Resource):
         ``POST /user-invitations/`` (scopes: users:invite); operation ``InvitationsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["InvitationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Invitation", self._client._json(OPERATIONS["InvitationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def revoke(
         self,
@@ -3447,7 +3447,7 @@ class MetaResource(Resource):
         """API index: links to every collection, the schema and the documentation
 
         ``GET /``; operation ``ApiIndexController_index``."""
-        return self._client._json(OPERATIONS["ApiIndexController_index"], timeout=timeout)
+        return cast("Dict[str, Any]", self._client._json(OPERATIONS["ApiIndexController_index"], timeout=timeout))
 
     def schema(
         self,
@@ -3592,7 +3592,6 @@ __all__ = [
     "ShipmentSubject",
     "DeviceSubject",
     "Report",
-    "FieldError",
     "ProblemDetails",
 ]
 """The TypedDict of every schema (re-exported by ``coldchain_client``)."""

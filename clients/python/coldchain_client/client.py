@@ -428,7 +428,7 @@ class ColdchainClient(GeneratedResources):
                 body = None
         request_id = raw.headers.get("x-request-id")
         cls = errors.error_class(raw.status)
-        common = dict(request_id=request_id, method=method, path=path, headers=raw.headers)
+        common: Dict[str, Any] = dict(request_id=request_id, method=method, path=path, headers=raw.headers)
         if isinstance(body, dict) and "error" in body and "code" not in body:
             # RFC 6749 §5.2 answer of the token exchange
             code = str(body.get("error"))

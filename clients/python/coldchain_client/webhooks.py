@@ -21,7 +21,7 @@ import hashlib
 import hmac
 import json
 import time
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union, cast
 
 from ._generated import Alarm, Shipment
 from .errors import ColdchainError
@@ -114,7 +114,7 @@ def sign_webhook(secret: Union[str, bytes], timestamp: Union[int, str], payload:
 def _header(headers: Headers, name: str) -> Optional[str]:
     wanted = name.lower()
     items = headers.items() if hasattr(headers, "items") else headers
-    for key, value in items:  # type: ignore[union-attr]
+    for key, value in items:
         if str(key).lower() == wanted:
             if isinstance(value, (list, tuple)):
                 value = value[0] if value else None
@@ -175,7 +175,7 @@ class Webhook:
         if event_id is not None and event_id != event["id"]:
             raise WebhookVerificationError(f"{HEADER_EVENT_ID} does not match the body's id")
         event.setdefault("data", {})
-        return event  # type: ignore[return-value]
+        return cast(WebhookEvent, event)
 
 
 def verify_webhook(

@@ -2,7 +2,7 @@
 
     python3 fault_driver.py list | create NAME | download REPORT_ID
 
-Reads COLDCHAIN_BASE_URL, COLDCHAIN_CLIENT_ID and COLDCHAIN_CLIENT_SECRET; the client has a 1 s
+Reads COLDCHAIN_BASE_URL, COLDCHAIN_CLIENT_ID and COLDCHAIN_CLIENT_SECRET; the client has a 3 s
 timeout, 2 retries and a short backoff (the suite's Retry-After values are 1 s). Prints one JSON
 line: the outcome, the response metadata, or the error's family (the same words in every client).
 """
@@ -49,7 +49,7 @@ def main() -> Dict[str, Any]:
         os.environ["COLDCHAIN_BASE_URL"],
         os.environ["COLDCHAIN_CLIENT_ID"],
         os.environ["COLDCHAIN_CLIENT_SECRET"],
-        timeout=1.0,
+        timeout=3.0,
         max_retries=2,
         backoff_base=0.01,
         backoff_max=0.05,
