@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startListeningApi, type TestApi } from '../support/api';
@@ -127,18 +127,26 @@ function runDriver(command: string, args: string[], env: Env, cwd: string): Prom
   });
 }
 
+/** Each client's version, from its one source: the User-Agent must carry it. */
+const escape = (text: string): string => text.replace(/[.+]/g, '\\$&');
+const VERSIONS = {
+  node: escape((JSON.parse(readFileSync(join(ROOT, 'clients', 'node', 'package.json'), 'utf8')) as { version: string }).version),
+  python: escape(/__version__ = "([^"]+)"/.exec(readFileSync(join(ROOT, 'clients', 'python', 'coldchain_client', '_version.py'), 'utf8'))![1]),
+  dotnet: escape(/<Version>([^<]+)<\/Version>/.exec(readFileSync(join(ROOT, 'clients', 'dotnet', 'Coldchain.Client.csproj'), 'utf8'))![1]),
+};
+
 const CLIENTS: Array<{ name: string; userAgent: RegExp; run: (operation: Operation, env: Env) => Promise<Outcome> }> = [
-  { name: 'node', userAgent: /^coldchain-node\/\S+ node\/\S+ fault-suite\/1$/, run: nodeDriver },
+  { name: 'node', userAgent: new RegExp(`^coldchain-node/${VERSIONS.node} node/\\S+ fault-suite/1$`), run: nodeDriver },
   {
     name: 'python',
-    userAgent: /^coldchain-client-python\/\S+ Python\/\S+ fault-suite\/1$/,
+    userAgent: new RegExp(`^coldchain-client-python/${VERSIONS.python} Python/\\S+ fault-suite/1$`),
     run: (operation, env) => runDriver('python3', ['fault_driver.py', ...operation], env, join(ROOT, 'clients', 'python', 'tests')),
   },
   ...(MONO
     ? [
         {
           name: 'dotnet',
-          userAgent: /^coldchain-dotnet\/\S+ fault-suite\/1$/,
+          userAgent: new RegExp(`^coldchain-dotnet/${VERSIONS.dotnet} fault-suite/1$`),
           run: (operation: Operation, env: Env) => runDriver('mono', [join(BIN, 'Coldchain.Client.Tests.exe'), '--fault', ...operation], env, ROOT),
         },
       ]
