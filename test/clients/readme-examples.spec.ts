@@ -12,16 +12,15 @@ import { join } from 'node:path';
 const ROOT = process.cwd();
 const WORK = join(ROOT, 'node_modules', '.cache', 'readme-examples');
 
-function blocks(readme: string, language: string): string[] {
-  const text = readFileSync(join(ROOT, 'clients', readme, 'README.md'), 'utf8');
-  return [...text.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map((m) => m[1]);
-}
-
-function fresh(name: string): string {
-  const dir = join(WORK, name);
+/** A fresh work folder for one client, and the code blocks of its README in one language (at least `min`). */
+function readmeBlocks(client: string, language: string, min: number): { dir: string; found: string[] } {
+  const dir = join(WORK, client);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  return dir;
+  const text = readFileSync(join(ROOT, 'clients', client, 'README.md'), 'utf8');
+  const found = [...text.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map((m) => m[1]);
+  expect(found.length).toBeGreaterThanOrEqual(min);
+  return { dir, found };
 }
 
 function expectClean(result: ReturnType<typeof spawnSync>, what: string): void {
@@ -33,9 +32,7 @@ const has = (command: string, args: string[]): boolean => spawnSync(command, arg
 
 describe('client READMEs: the examples compile', () => {
   it('Node.js: every ts block passes tsc --strict', () => {
-    const dir = fresh('node');
-    const found = blocks('node', 'ts');
-    expect(found.length).toBeGreaterThanOrEqual(6);
+    const { dir, found } = readmeBlocks('node', 'ts', 6);
     writeFileSync(
       join(dir, 'prelude.d.ts'),
       [
@@ -84,9 +81,7 @@ describe('client READMEs: the examples compile', () => {
 
   const mypy = has('/usr/bin/python3', ['-m', 'mypy', '--version']);
   (mypy ? it : it.skip)('Python: every python block passes mypy --strict', () => {
-    const dir = fresh('python');
-    const found = blocks('python', 'python');
-    expect(found.length).toBeGreaterThanOrEqual(6);
+    const { dir, found } = readmeBlocks('python', 'python', 6);
     writeFileSync(
       join(dir, '_prelude.py'),
       [
@@ -136,9 +131,7 @@ describe('client READMEs: the examples compile', () => {
   (mono ? it : it.skip)('.NET: every csharp block compiles with mcs -warnaserror', () => {
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'clients', 'build-dotnet.js'), '--quiet'], { cwd: ROOT, encoding: 'utf8' });
     expectClean(build, 'build-dotnet');
-    const dir = fresh('dotnet');
-    const found = blocks('dotnet', 'csharp');
-    expect(found.length).toBeGreaterThanOrEqual(5);
+    const { dir, found } = readmeBlocks('dotnet', 'csharp', 5);
     const usings = new Set(['using System;', 'using System.Collections.Generic;', 'using System.IO;', 'using System.Threading;', 'using System.Threading.Tasks;', 'using Coldchain.Client;', 'using Coldchain.Client.Models;', 'using Coldchain.Client.Webhooks;']);
     const methods = found.map((code, index) => {
       const lines = code.split('\n');
