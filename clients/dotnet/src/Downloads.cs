@@ -14,13 +14,11 @@ namespace Coldchain.Client
     public sealed class FileDownload : IDisposable
     {
         private readonly HttpResponseMessage response;
-        private readonly TimeSpan idleTimeout;
 
         internal FileDownload(HttpResponseMessage response, Stream content, TimeSpan idleTimeout)
         {
             this.response = response;
-            this.idleTimeout = idleTimeout;
-            Content = content;
+            Content = new IdleTimeoutStream(content, idleTimeout, () => response.Dispose(), () => RequestId);
             LastResponse = ResponseInfo.From(response, null);
             var headers = response.Content.Headers;
             ContentType = headers.ContentType != null ? headers.ContentType.MediaType : null;
@@ -32,7 +30,7 @@ namespace Coldchain.Client
             RequestId = response.Headers.TryGetValues("X-Request-ID", out ids) ? ids.FirstOrDefault() : null;
         }
 
-        /// <summary>The body, read from the network as it is consumed.</summary>
+        /// <summary>The body, read from the network as it is consumed. A read that gets no byte within the client's Timeout fails (ColdchainConnectionException, TimedOut) instead of hanging.</summary>
         public Stream Content { get; private set; }
 
         public string ContentType { get; private set; }
@@ -63,7 +61,7 @@ namespace Coldchain.Client
             using (var sha = SHA256.Create())
             {
                 int read;
-                while ((read = await ReadWithinIdleTimeoutAsync(buffer, cancellationToken).ConfigureAwait(false)) > 0)
+                while ((read = await Content.ReadAsync(buffer, 0, buffer.Length, cancellationToken).ConfigureAwait(false)) > 0)
                 {
                     sha.TransformBlock(buffer, 0, read, null, 0);
                     await destination.WriteAsync(buffer, 0, read, cancellationToken).ConfigureAwait(false);
@@ -82,32 +80,6 @@ namespace Coldchain.Client
             }
             await destination.FlushAsync(cancellationToken).ConfigureAwait(false);
             return total;
-        }
-
-        /// <summary>
-        /// One read of the body that gives up after the idle timeout. The read is not trusted to
-        /// honour cancellation (Mono's does not on a stalled socket): the response is disposed,
-        /// which closes the connection, and the caller gets a timeout error.
-        /// </summary>
-        private async Task<int> ReadWithinIdleTimeoutAsync(byte[] buffer, CancellationToken cancellationToken)
-        {
-            using (var idle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
-            {
-                var read = Content.ReadAsync(buffer, 0, buffer.Length, idle.Token);
-                var finished = await Task.WhenAny(read, Task.Delay(idleTimeout, idle.Token)).ConfigureAwait(false);
-                if (finished == read) return await read.ConfigureAwait(false);
-                cancellationToken.ThrowIfCancellationRequested();
-                idle.Cancel();
-                Dispose();
-                // the abandoned read fails once the connection is closed: observe its exception
-                Observe(read);
-                throw new ColdchainConnectionException("download stalled: no data for " + (long)idleTimeout.TotalMilliseconds + " ms (request id " + RequestId + ")", null, true);
-            }
-        }
-
-        private static void Observe(Task task)
-        {
-            task.ContinueWith(t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
         }
 
         /// <summary>Streams the body into a file (written as path + ".part", then renamed); returns the byte count.</summary>
@@ -164,6 +136,92 @@ namespace Coldchain.Client
             {
                 return await download.CopyToAsync(destination, cancellationToken).ConfigureAwait(false);
             }
+        }
+    }
+
+    /// <summary>
+    /// A response body whose every read gives up after the idle timeout. The read is not trusted to
+    /// honour cancellation (Mono's does not on a stalled socket): on a stall the response is
+    /// disposed, which closes the connection, and the reader gets a timeout error.
+    /// </summary>
+    internal sealed class IdleTimeoutStream : Stream
+    {
+        private readonly Stream inner;
+        private readonly TimeSpan idleTimeout;
+        private readonly Action abort;
+        private readonly Func<string> requestId;
+
+        internal IdleTimeoutStream(Stream inner, TimeSpan idleTimeout, Action abort, Func<string> requestId)
+        {
+            this.inner = inner;
+            this.idleTimeout = idleTimeout;
+            this.abort = abort;
+            this.requestId = requestId;
+        }
+
+        public override bool CanRead { get { return true; } }
+
+        public override bool CanSeek { get { return false; } }
+
+        public override bool CanWrite { get { return false; } }
+
+        public override long Length { get { throw new NotSupportedException(); } }
+
+        public override long Position
+        {
+            get { throw new NotSupportedException(); }
+            set { throw new NotSupportedException(); }
+        }
+
+        public override async Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            using (var idle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+            {
+                var read = inner.ReadAsync(buffer, offset, count, idle.Token);
+                var finished = await Task.WhenAny(read, Task.Delay(idleTimeout, idle.Token)).ConfigureAwait(false);
+                if (finished == read) return await read.ConfigureAwait(false);
+                cancellationToken.ThrowIfCancellationRequested();
+                idle.Cancel();
+                abort();
+                // the abandoned read fails once the connection is closed: observe its exception
+                Observe(read);
+                throw new ColdchainConnectionException("download stalled: no data for " + (long)idleTimeout.TotalMilliseconds + " ms (request id " + requestId() + ")", null, true);
+            }
+        }
+
+        public override int Read(byte[] buffer, int offset, int count)
+        {
+            return ReadAsync(buffer, offset, count, CancellationToken.None).GetAwaiter().GetResult();
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin)
+        {
+            throw new NotSupportedException();
+        }
+
+        public override void SetLength(long value)
+        {
+            throw new NotSupportedException();
+        }
+
+        public override void Write(byte[] buffer, int offset, int count)
+        {
+            throw new NotSupportedException();
+        }
+
+        protected override void Dispose(bool disposing)
+        {
+            if (disposing) inner.Dispose();
+            base.Dispose(disposing);
+        }
+
+        private static void Observe(Task task)
+        {
+            task.ContinueWith(t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
         }
     }
 }
