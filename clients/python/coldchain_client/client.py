@@ -528,7 +528,7 @@ class ColdchainClient(GeneratedResources):
                     written += len(chunk)
             except (socket.timeout, TimeoutError):
                 # the socket timeout bounds every read: a body that stalls fails, it never hangs
-                raise errors.ApiTimeoutError(f"download stalled after {written} bytes (no data for {timeout_of(kwargs, self.timeout)} s)", method=op.method, path=urllib.parse.urlsplit(response.url).path) from None
+                raise errors.ApiTimeoutError(f"download stalled after {written} bytes (no data for {_timeout_of(kwargs, self.timeout)} s)", method=op.method, path=urllib.parse.urlsplit(response.url).path) from None
             except (OSError, http.client.HTTPException) as error:
                 raise errors.DownloadError(f"download interrupted after {written} bytes: {error}") from None
             finally:
@@ -555,7 +555,7 @@ class ColdchainClient(GeneratedResources):
 # ---------------------------------------------------------------------- helpers
 
 
-def timeout_of(kwargs: Mapping[str, Any], default: float) -> float:
+def _timeout_of(kwargs: Mapping[str, Any], default: float) -> float:
     return float(kwargs.get("timeout") or default)
 
 
