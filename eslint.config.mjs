@@ -37,7 +37,7 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'clients/*/dist/**', 'clients/*/bin/**', 'clients/*/obj/**', 'node_modules/**', '.data/**', 'coverage/**', 'scripts/**', '*.config.js', 'bench/results/**'] },
+  { ignores: ['dist/**', 'clients/*/dist/**', 'clients/*/bin/**', 'clients/*/obj/**', 'node_modules/**', '.data/**', 'coverage/**', 'scripts/**', 'clients/*/scripts/**', '*.config.js', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -54,8 +54,14 @@ function main() {
   fs.mkdirSync(BIN, { recursive: true });
   fs.copyFileSync(newtonsoft, path.join(BIN, 'Newtonsoft.Json.dll'));
   // -langversion:7.2 keeps the code to C# that Mono and the .NET SDK (netstandard2.0 default 7.3) both accept
+  // The version's one source is <Version> in the project file; the .NET SDK writes it into the
+  // assembly, and so does this build (ClientVersion reads it back).
+  const version = /<Version>([^<]+)<\/Version>/.exec(fs.readFileSync(path.join(DIR, 'Coldchain.Client.csproj'), 'utf8'));
+  if (!version) fail('no <Version> in Coldchain.Client.csproj');
+  const assemblyInfo = path.join(BIN, 'AssemblyVersion.g.cs');
+  fs.writeFileSync(assemblyInfo, `[assembly: System.Reflection.AssemblyInformationalVersion(${JSON.stringify(version[1])})]\n[assembly: System.Reflection.AssemblyVersion(${JSON.stringify(version[1].replace(/[-+].*$/, ''))})]\n`);
   const common = ['-nologo', '-langversion:7.2', '-warnaserror+', '-nowarn:1591', '-r:System.Net.Http.dll', `-r:${path.join(BIN, 'Newtonsoft.Json.dll')}`];
-  compile([...common, '-target:library', '-optimize+', `-doc:${path.join(BIN, 'Coldchain.Client.xml')}`, `-out:${path.join(BIN, 'Coldchain.Client.dll')}`, ...files(path.join(DIR, 'src'))]);
+  compile([...common, '-target:library', '-optimize+', `-doc:${path.join(BIN, 'Coldchain.Client.xml')}`, `-out:${path.join(BIN, 'Coldchain.Client.dll')}`, assemblyInfo, ...files(path.join(DIR, 'src'))]);
   const library = `-r:${path.join(BIN, 'Coldchain.Client.dll')}`;
   compile([...common, library, '-target:exe', `-out:${path.join(BIN, 'Coldchain.Client.Tests.exe')}`, ...files(path.join(DIR, 'tests'))]);
   compile([...common, library, '-target:exe', `-out:${path.join(BIN, 'Quickstart.exe')}`, path.join(DIR, 'examples', 'Quickstart.cs')]);

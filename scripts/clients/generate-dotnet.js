@@ -144,7 +144,8 @@ function generate(openapi) {
       }
     }
     const ifaces = implementsOf.get(name) ? [...implementsOf.get(name)] : [];
-    const bases = isFieldSet(name) ? ['FieldSet', ...ifaces] : ifaces;
+    // Models read from responses carry their ResponseInfo (ApiObject.LastResponse).
+    const bases = isFieldSet(name) ? ['FieldSet', ...ifaces] : ['ApiObject', ...ifaces];
     const attribute = isFieldSet(name) ? '    [JsonConverter(typeof(FieldSetConverter))]\n' : '';
     const note = isFieldSet(name)
       ? 'Only the properties that were set (null included) are sent: an unset property leaves the field unchanged; set it to null to clear it.'
@@ -218,7 +219,9 @@ function generate(openapi) {
 
   const paramType = (schema, name) => {
     if (name === 'limit') return 'int';
-    if (schema.type === 'string' && Array.isArray(schema.enum) && schema.enum.length === 2 && schema.enum.includes('true') && schema.enum.includes('false')) return 'bool';
+    if (schema.type === 'string' && Array.isArray(schema.enum) && schema.enum.length === 2 && schema.enum.includes('true') && schema.enum.includes('false')) {
+      throw new Error(`query parameter ${name} is a string enum of true/false; declare it type: boolean in the api's DTO`);
+    }
     if (schema.type === 'integer') return 'long';
     if (schema.type === 'number') return 'int';
     if (schema.type === 'boolean') return 'bool';

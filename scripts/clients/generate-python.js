@@ -59,6 +59,20 @@ const oneLine = (text) => String(text ?? '').replace(/\s+/g, ' ').trim();
 /** Text safe inside a triple-quoted docstring. */
 const docText = (text) => oneLine(text).replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"');
 const refName = (ref) => ref.split('/').pop();
+/** The Python name of a schema: without the server's `Dto` suffix, as in the Node and .NET clients (ShipmentDto → Shipment). */
+const typeName = (schemaName) => schemaName.replace(/Dto$/, '');
+
+/**
+ * Lists whose items are `anyOf` a point and a bucket: typed overloads, so that the call with
+ * `bucket=` returns pages of buckets and the call without it pages of points.
+ */
+/** Schema names the package exports from a hand-written module instead. */
+const HAND_WRITTEN = new Set(['FieldError']);
+
+const BUCKET_VARIANTS = {
+  TelemetryController_list: { point: 'TelemetryPointDto', bucket: 'TelemetryBucketDto' },
+  TrackingController_list: { point: 'TrackingPointDto', bucket: 'TelemetryBucketDto' },
+};
 
 function pyLiteral(values) {
   const parts = values.map((v) => (v === null ? 'None' : pyString(v)));
@@ -69,7 +83,7 @@ function pyLiteral(values) {
 function pyType(schema) {
   if (!schema) return 'Any';
   let type;
-  if (schema.$ref) type = refName(schema.$ref);
+  if (schema.$ref) type = typeName(refName(schema.$ref));
   else if (schema.allOf && schema.allOf.length === 1) type = pyType(schema.allOf[0]);
   else if ((schema.oneOf || schema.anyOf) && !schema.properties) {
     const alternatives = [...new Set((schema.oneOf || schema.anyOf).map(pyType))];
@@ -98,7 +112,8 @@ function fieldComment(schema) {
 }
 
 /** One TypedDict (two when it mixes required and optional keys, as Python 3.9 has no NotRequired). */
-function emitSchema(name, schema, out) {
+function emitSchema(schemaName, schema, out) {
+  const name = typeName(schemaName);
   const properties = Object.entries(schema.properties || {});
   if (schema.type !== 'object' && !schema.properties) {
     out.push(`${name} = ${pyType(schema)}`);
@@ -216,8 +231,10 @@ function describeOperation(docPath, method, op, components) {
     queryParams: queryParams.map((p) => {
       let type = pyType(p.schema);
       const values = p.schema && p.schema.enum;
-      if (Array.isArray(values) && values.length === 2 && values.includes('true') && values.includes('false')) type = `Union[bool, ${type}]`;
-      else if (p.schema && p.schema.format === 'date-time') type = 'Union[str, datetime]';
+      if (Array.isArray(values) && values.length === 2 && values.includes('true') && values.includes('false')) {
+        throw new Error(`${op.operationId}: query parameter ${p.name} is a string enum of true/false; declare it type: boolean in the api's DTO`);
+      }
+      if (p.schema && p.schema.format === 'date-time') type = 'Union[str, datetime]';
       return { name: p.name, arg: identifier(p.name, reserved), type };
     }),
     accountHeader: headers.includes('x-service-account-id'),
@@ -262,7 +279,11 @@ function methodSignature(op, extra, returns, name) {
   if (op.body && op.response !== 'token') args.push(op.bodyRequired ? `body: ${op.bodyType}` : `body: Optional[${op.bodyType}] = None`);
   if (op.response === 'binary') args.push('destination: Destination');
   const keywords = [];
-  for (const q of extra.query) keywords.push(`${q.arg}: Optional[${q.type}] = None`);
+  for (const q of extra.query) {
+    // An overload fixes the type of one parameter (`bucket` given, or left out).
+    const fixed = extra.fixed && extra.fixed[q.name];
+    keywords.push(fixed ? `${q.arg}: ${fixed}` : `${q.arg}: Optional[${q.type}] = None`);
+  }
   if (op.accountHeader) keywords.push('account_id: Optional[str] = None');
   if (op.idempotencyKey) keywords.push('idempotency_key: Optional[str] = None');
   keywords.push('timeout: Optional[float] = None');
@@ -289,15 +310,32 @@ function emitMethod(op, out) {
   if (op.response === 'binary') doc.push(`Streams the file (${op.binaryTypes.join(', ')}) to \`\`destination\`\` (a path or a writable binary stream).`);
   if (op.response === 'token') doc.push('Exchanges the client\'s credentials for a new access token (the client does this by itself; the token is cached).');
   const returns = op.response === 'token' ? op.returns : op.returns;
-  out.push(...methodSignature(op, { query: op.queryParams }, returns, op.name));
+  const variants = BUCKET_VARIANTS[op.id];
+  const bucketParam = variants && op.queryParams.find((q) => q.name === 'bucket');
+  /** The two typed overloads of a point/bucket list (then the implementation, typed with the union). */
+  const overloads = (query, wrap, name) => {
+    if (!bucketParam) return;
+    const point = typeName(variants.point);
+    const bucket = typeName(variants.bucket);
+    out.push('    @overload');
+    out.push(...methodSignature(op, { query, fixed: { bucket: 'None = None' } }, wrap(point), name), '        ...', '');
+    out.push('    @overload');
+    out.push(...methodSignature(op, { query: [...query.filter((q) => q.name !== 'bucket'), bucketParam], fixed: { bucket: bucketParam.type } }, wrap(bucket), name), '        ...', '');
+  };
+  overloads(op.queryParams, (item) => `Page[${item}]`, op.name);
+  // The implementation of overloads is typed loosely (each overload states what it returns).
+  out.push(...methodSignature(op, { query: op.queryParams }, bucketParam ? 'Page[Any]' : returns, op.name));
   out.push(`        """${doc.join('\n\n        ').replace(/\n\n {8}\n\n/g, '\n\n')}"""`);
   const call = callArguments(op, op.queryParams);
   const helper = { page: '_page', json: '_json', empty: '_empty', binary: '_download', token: '_token', any: '_any' }[op.response];
-  out.push(`        return self._client.${helper}(${call})`, '');
+  // JSON answers are parsed at run time: cast to the documented type for type checkers (mypy --strict).
+  const result = `self._client.${helper}(${call})`;
+  out.push(`        return ${op.response === 'json' && returns !== 'Any' ? `cast(${pyString(returns)}, ${result})` : result}`, '');
   if (op.response === 'page') {
     const iterName = op.name === 'list' ? 'iter_all' : op.name.replace(/^list_/, 'iter_');
     const query = op.queryParams.filter((q) => q.name !== 'cursor');
-    out.push(...methodSignature(op, { query }, `Iterator[${op.itemType}]`, iterName));
+    overloads(query, (item) => `Iterator[${item}]`, iterName);
+    out.push(...methodSignature(op, { query }, bucketParam ? 'Iterator[Any]' : `Iterator[${op.itemType}]`, iterName));
     out.push(`        """Every record of \`\`${op.name}\`\`, page after page (follows \`\`links.next\`\`)."""`);
     const queryWithCursor = [...query];
     out.push(`        return self._client._iter(${callArguments(op, queryWithCursor)})`, '');
@@ -332,7 +370,7 @@ function generate(document) {
   out.push('"""');
   out.push('from __future__ import annotations', '');
   out.push('from datetime import datetime');
-  out.push('from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union', '');
+  out.push('from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, cast, overload', '');
   out.push('from ._base import Destination, DownloadResult, Operation, Page, Resource', '');
   out.push(`API_TITLE = ${pyString((document.info && document.info.title) || '')}`);
   out.push(`API_VERSION = ${pyString((document.info && document.info.version) || '')}`);
@@ -360,7 +398,12 @@ function generate(document) {
   for (const group of groups) out.push(`        self.${group} = ${pascal(group)}Resource(self)  # type: ignore[arg-type]`);
   out.push('', '');
   out.push(`RESOURCES = ${pyTuple(groups)}`);
-  out.push('"""Attribute names of the resource groups on the client."""', '');
+  out.push('"""Attribute names of the resource groups on the client."""', '', '');
+  out.push('__all__ = [');
+  // FieldError is exported by coldchain_client.errors (a dict with the same keys and properties).
+  for (const name of Object.keys(schemas)) if (!HAND_WRITTEN.has(typeName(name))) out.push(`    ${pyString(typeName(name))},`);
+  out.push(']');
+  out.push('"""The TypedDict of every schema (re-exported by ``coldchain_client``)."""', '');
   return `${out.join('\n').replace(/\n{3,}(?=\S)/g, '\n\n\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -221,6 +221,15 @@ describe('Node.js client: transport rules', () => {
     expect(api().map((c) => c.headers['x-service-account-id'])).toEqual(['acc-1', 'acc-2', undefined, 'acc-3']);
   });
 
+  it('appends a custom User-Agent to its own, and withAccount() keeps it (issue 29)', async () => {
+    const { client, api } = scripted(() => json(200, { data: [], links: { next: null } }), { userAgent: 'my-app/2.0', accountId: 'acc-1' });
+    await client.devices.list().firstPage();
+    await client.withAccount('acc-2').devices.list().firstPage();
+    const agents = api().map((c) => c.headers['user-agent']);
+    expect(agents[0]).toMatch(/^coldchain-node\/\S+ node\/\S+ my-app\/2\.0$/);
+    expect(agents[1]).toBe(agents[0]);
+  });
+
   it('follows links.next on its own origin only', async () => {
     const pages = [
       { data: [1, 2], links: { next: 'http://public.example/api/public/v1/devices/?cursor=abc&limit=2' } },

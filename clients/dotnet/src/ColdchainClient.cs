@@ -14,6 +14,8 @@ namespace Coldchain.Client
             MaxRetries = 3;
             MaxRetryDelay = TimeSpan.FromSeconds(30);
             MaxRetryTime = TimeSpan.FromSeconds(60);
+            BackoffBase = TimeSpan.FromMilliseconds(500);
+            BackoffMax = TimeSpan.FromSeconds(8);
             TokenRefreshMargin = TimeSpan.FromSeconds(60);
         }
 
@@ -32,11 +34,17 @@ namespace Coldchain.Client
         /// <summary>Optional: the account (tenant) to work in, sent as X-Service-Account-ID. Needed for credentials with several accounts; switchable per call with RequestOptions.AccountId or <see cref="ColdchainClient.WithAccount"/>.</summary>
         public string AccountId { get; set; }
 
-        /// <summary>Timeout of one HTTP attempt (for downloads: until the response headers arrive). Default 30 s.</summary>
+        /// <summary>Timeout of one HTTP attempt (connection, headers and a JSON body); a download fails when its body stalls this long. Default 30 s.</summary>
         public TimeSpan Timeout { get; set; }
 
-        /// <summary>Retries after a 429, 502, 503, 504, a connection error or a timeout. Default 3; 0 disables retries.</summary>
+        /// <summary>Retries after connection errors, timeouts and lost responses (where a repeat is safe), 429, 502, 503, 504 and 409 idempotency_request_in_progress (rules: clients/README.md). Default 3; 0 disables retries.</summary>
         public int MaxRetries { get; set; }
+
+        /// <summary>First backoff step (full jitter, doubling per retry) when the answer has no Retry-After. Default 0.5 s.</summary>
+        public TimeSpan BackoffBase { get; set; }
+
+        /// <summary>Largest backoff step. Default 8 s.</summary>
+        public TimeSpan BackoffMax { get; set; }
 
         /// <summary>Longest single wait between attempts; a Retry-After longer than this is not waited for (the error is thrown). Default 30 s.</summary>
         public TimeSpan MaxRetryDelay { get; set; }
@@ -53,7 +61,7 @@ namespace Coldchain.Client
         /// <summary>Optional log sink: one line per attempt, retry and token exchange. Lines never contain secrets or tokens.</summary>
         public Action<string> Logger { get; set; }
 
-        /// <summary>Optional text appended to the User-Agent header.</summary>
+        /// <summary>Optional text appended to the SDK's own User-Agent (coldchain-dotnet/&lt;version&gt; &lt;yours&gt;).</summary>
         public string UserAgent { get; set; }
 
         public override string ToString()

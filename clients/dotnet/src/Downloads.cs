@@ -15,10 +15,11 @@ namespace Coldchain.Client
     {
         private readonly HttpResponseMessage response;
 
-        internal FileDownload(HttpResponseMessage response, Stream content)
+        internal FileDownload(HttpResponseMessage response, Stream content, TimeSpan idleTimeout)
         {
             this.response = response;
-            Content = content;
+            Content = new IdleTimeoutStream(content, idleTimeout, () => response.Dispose(), () => RequestId);
+            LastResponse = ResponseInfo.From(response, null);
             var headers = response.Content.Headers;
             ContentType = headers.ContentType != null ? headers.ContentType.MediaType : null;
             ContentLength = headers.ContentLength;
@@ -29,7 +30,7 @@ namespace Coldchain.Client
             RequestId = response.Headers.TryGetValues("X-Request-ID", out ids) ? ids.FirstOrDefault() : null;
         }
 
-        /// <summary>The body, read from the network as it is consumed.</summary>
+        /// <summary>The body, read from the network as it is consumed. A read that gets no byte within the client's Timeout fails (ColdchainConnectionException, TimedOut) instead of hanging.</summary>
         public Stream Content { get; private set; }
 
         public string ContentType { get; private set; }
@@ -44,9 +45,14 @@ namespace Coldchain.Client
 
         public string RequestId { get; private set; }
 
+        /// <summary>The response (status, request id, rate-limit headers).</summary>
+        public ResponseInfo LastResponse { get; private set; }
+
         /// <summary>
         /// Copies the body to <paramref name="destination"/> in chunks, checking its length against
         /// Content-Length and its SHA-256 against the ETag; returns the number of bytes copied.
+        /// A body that stalls (no bytes for the client's Timeout) fails with a
+        /// <see cref="ColdchainConnectionException"/> (TimedOut) instead of hanging.
         /// </summary>
         public async Task<long> CopyToAsync(Stream destination, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -130,6 +136,92 @@ namespace Coldchain.Client
             {
                 return await download.CopyToAsync(destination, cancellationToken).ConfigureAwait(false);
             }
+        }
+    }
+
+    /// <summary>
+    /// A response body whose every read gives up after the idle timeout. The read is not trusted to
+    /// honour cancellation (Mono's does not on a stalled socket): on a stall the response is
+    /// disposed, which closes the connection, and the reader gets a timeout error.
+    /// </summary>
+    internal sealed class IdleTimeoutStream : Stream
+    {
+        private readonly Stream inner;
+        private readonly TimeSpan idleTimeout;
+        private readonly Action abort;
+        private readonly Func<string> requestId;
+
+        internal IdleTimeoutStream(Stream inner, TimeSpan idleTimeout, Action abort, Func<string> requestId)
+        {
+            this.inner = inner;
+            this.idleTimeout = idleTimeout;
+            this.abort = abort;
+            this.requestId = requestId;
+        }
+
+        public override bool CanRead { get { return true; } }
+
+        public override bool CanSeek { get { return false; } }
+
+        public override bool CanWrite { get { return false; } }
+
+        public override long Length { get { throw new NotSupportedException(); } }
+
+        public override long Position
+        {
+            get { throw new NotSupportedException(); }
+            set { throw new NotSupportedException(); }
+        }
+
+        public override async Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            using (var idle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+            {
+                var read = inner.ReadAsync(buffer, offset, count, idle.Token);
+                var finished = await Task.WhenAny(read, Task.Delay(idleTimeout, idle.Token)).ConfigureAwait(false);
+                if (finished == read) return await read.ConfigureAwait(false);
+                cancellationToken.ThrowIfCancellationRequested();
+                idle.Cancel();
+                abort();
+                // the abandoned read fails once the connection is closed: observe its exception
+                Observe(read);
+                throw new ColdchainConnectionException("download stalled: no data for " + (long)idleTimeout.TotalMilliseconds + " ms (request id " + requestId() + ")", null, true);
+            }
+        }
+
+        public override int Read(byte[] buffer, int offset, int count)
+        {
+            return ReadAsync(buffer, offset, count, CancellationToken.None).GetAwaiter().GetResult();
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin)
+        {
+            throw new NotSupportedException();
+        }
+
+        public override void SetLength(long value)
+        {
+            throw new NotSupportedException();
+        }
+
+        public override void Write(byte[] buffer, int offset, int count)
+        {
+            throw new NotSupportedException();
+        }
+
+        protected override void Dispose(bool disposing)
+        {
+            if (disposing) inner.Dispose();
+            base.Dispose(disposing);
+        }
+
+        private static void Observe(Task task)
+        {
+            task.ContinueWith(t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
         }
     }
 }

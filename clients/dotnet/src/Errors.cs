@@ -66,6 +66,23 @@ namespace Coldchain.Client
         /// <summary>Retry-After of a 429/503 that was not (or no longer) retried.</summary>
         public TimeSpan? RetryAfter { get; private set; }
 
+        /// <summary>The exception of a status: a subclass per family (400, 401, 403, 404, 409, 422, 429, 5xx), this class otherwise.</summary>
+        public static ColdchainApiException For(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+        {
+            switch (status)
+            {
+                case 400: return new BadRequestException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+                case 401: return new AuthenticationException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+                case 403: return new PermissionDeniedException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+                case 404: return new NotFoundException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+                case 409: return new ConflictException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+                case 422: return new UnprocessableEntityException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+                case 429: return new RateLimitException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+            }
+            if (status >= 500) return new ServerException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+            return new ColdchainApiException(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path);
+        }
+
         private static string Describe(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string method, string path)
         {
             var text = (method != null ? method + " /" + path + ": " : "") + status + " " + (code ?? "error") + ": " + (detail ?? title ?? "request failed");
@@ -75,6 +92,78 @@ namespace Coldchain.Client
             }
             if (requestId != null) text += " (request id " + requestId + ")";
             return text;
+        }
+    }
+
+    /// <summary>400: malformed body, bad value or field (validation_failed), account_selection_required, a bad Idempotency-Key.</summary>
+    public class BadRequestException : ColdchainApiException
+    {
+        public BadRequestException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>401: a missing, expired or invalid token, or (from the token endpoint) bad client credentials.</summary>
+    public class AuthenticationException : ColdchainApiException
+    {
+        public AuthenticationException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>403: insufficient_scope, or account_not_allowed.</summary>
+    public class PermissionDeniedException : ColdchainApiException
+    {
+        public PermissionDeniedException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>404: no such record in the selected account.</summary>
+    public class NotFoundException : ColdchainApiException
+    {
+        public NotFoundException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>409: a state conflict (shipment_not_active, in_use, idempotency_request_in_progress after the retries...).</summary>
+    public class ConflictException : ColdchainApiException
+    {
+        public ConflictException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>422: idempotency_key_reused (the same key with a different request).</summary>
+    public class UnprocessableEntityException : ColdchainApiException
+    {
+        public UnprocessableEntityException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>429: rate limited, once the client's own retries are spent (RetryAfter says how long to wait).</summary>
+    public class RateLimitException : ColdchainApiException
+    {
+        public RateLimitException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
+        }
+    }
+
+    /// <summary>5xx, once the client's own retries (where they apply) are spent; ErrorId identifies a 500 for support.</summary>
+    public class ServerException : ColdchainApiException
+    {
+        public ServerException(int status, string code, string title, string detail, IList<FieldError> errors, string requestId, string type = null, string instance = null, string errorId = null, TimeSpan? retryAfter = null, string method = null, string path = null)
+            : base(status, code, title, detail, errors, requestId, type, instance, errorId, retryAfter, method, path)
+        {
         }
     }
 

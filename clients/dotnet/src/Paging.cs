@@ -24,6 +24,9 @@ namespace Coldchain.Client
         /// <summary>The records of this page.</summary>
         public IReadOnlyList<T> Data { get; private set; }
 
+        /// <summary>The response this page came in (status, request id, rate-limit headers).</summary>
+        public ResponseInfo LastResponse { get; internal set; }
+
         /// <summary>links.next: the absolute URL of the next page, or null on the last page.</summary>
         public string NextUrl { get; private set; }
 

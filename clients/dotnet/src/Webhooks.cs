@@ -81,7 +81,9 @@ namespace Coldchain.Client.Webhooks
     /// </summary>
     public sealed class WebhookVerifier
     {
+        private static readonly TimeSpan MaxTolerance = TimeSpan.FromSeconds(300);
         private readonly List<string> secrets;
+        private TimeSpan tolerance;
 
         public WebhookVerifier(params string[] secrets)
         {
@@ -91,8 +93,16 @@ namespace Coldchain.Client.Webhooks
             Clock = () => DateTimeOffset.UtcNow;
         }
 
-        /// <summary>Largest accepted difference between the timestamp header and the clock. Default 300 s.</summary>
-        public TimeSpan Tolerance { get; set; }
+        /// <summary>Largest accepted difference between the timestamp header and the clock: 300 s (the default) or less; more is refused (ArgumentOutOfRangeException).</summary>
+        public TimeSpan Tolerance
+        {
+            get { return tolerance; }
+            set
+            {
+                if (value <= TimeSpan.Zero || value > MaxTolerance) throw new ArgumentOutOfRangeException("value", "Tolerance must be more than 0 and at most 300 s");
+                tolerance = value;
+            }
+        }
 
         /// <summary>The clock (tests).</summary>
         public Func<DateTimeOffset> Clock { get; set; }
@@ -216,7 +226,10 @@ namespace Coldchain.Client.Webhooks
             {
                 result = new WebhookEvent();
             }
-            result.Id = (string)envelope["id"] ?? header(WebhookHeaders.EventId);
+            result.Id = (string)envelope["id"];
+            if (result.Id == null) throw new WebhookVerificationException("body is not an event envelope (no id)");
+            var eventId = header(WebhookHeaders.EventId);
+            if (eventId != null && eventId != result.Id) throw new WebhookVerificationException(WebhookHeaders.EventId + " does not match the body's id");
             result.Type = type;
             DateTimeOffset created;
             var createdText = (string)envelope["created_at"];

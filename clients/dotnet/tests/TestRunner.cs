@@ -113,6 +113,7 @@ namespace Coldchain.Client.Tests
     {
         public static int Main(string[] args)
         {
+            if (args.Length > 1 && args[0] == "--fault") return FaultDriver.Run(args.Skip(1).ToArray());
             string filter = null;
             string category = null;
             var noSkip = false;

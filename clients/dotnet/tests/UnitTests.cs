@@ -267,7 +267,18 @@ namespace Coldchain.Client.Tests
             {
                 var error = await Assert.ThrowsAsync<ColdchainApiException>(() => client.Devices.ListAsync(), "502 html");
                 Assert.Equal(502, error.Status, "status of a non-JSON error");
+                Assert.True(error is ServerException, "a 5xx is a ServerException");
             }
+            // a subclass per family, all of them ColdchainApiException
+            Assert.True(ColdchainApiException.For(400, "validation_failed", "t", null, null, null) is BadRequestException, "400");
+            Assert.True(ColdchainApiException.For(401, "invalid_token", "t", null, null, null) is AuthenticationException, "401");
+            Assert.True(ColdchainApiException.For(403, "insufficient_scope", "t", null, null, null) is PermissionDeniedException, "403");
+            Assert.True(ColdchainApiException.For(404, "not_found", "t", null, null, null) is NotFoundException, "404");
+            Assert.True(ColdchainApiException.For(409, "shipment_not_active", "t", null, null, null) is ConflictException, "409");
+            Assert.True(ColdchainApiException.For(422, "idempotency_key_reused", "t", null, null, null) is UnprocessableEntityException, "422");
+            Assert.True(ColdchainApiException.For(429, "rate_limited", "t", null, null, null) is RateLimitException, "429");
+            Assert.True(ColdchainApiException.For(503, "service_unavailable", "t", null, null, null) is ServerException, "503");
+            Assert.Equal(typeof(ColdchainApiException), ColdchainApiException.For(418, "teapot", "t", null, null, null).GetType(), "other statuses");
         }
 
         [Test]
@@ -458,6 +469,12 @@ namespace Coldchain.Client.Tests
             var shipped = new WebhookVerifier("s").Verify(shipment, WebhookVerifier.SignedHeaders("s", shipment, "shipment.completed", "e3")) as ShipmentWebhookEvent;
             Assert.NotNull(shipped, "typed shipment event");
             Assert.Equal(41L, shipped.Shipment.Id, "shipment id");
+            // X-Service-Event-ID must be the body's id; a tolerance above 300 s is refused (issue 29)
+            var otherId = new Dictionary<string, string>(headers);
+            otherId[WebhookHeaders.EventId] = "not-8f1c";
+            Assert.Throws<WebhookVerificationException>(() => new WebhookVerifier("whsec_new").Verify(body, otherId), "event id header differs from the body");
+            Assert.Throws<ArgumentOutOfRangeException>(() => new WebhookVerifier("whsec_new") { Tolerance = TimeSpan.FromSeconds(301) }, "tolerance above 300 s");
+            Assert.NotNull(new WebhookVerifier("whsec_new") { Tolerance = TimeSpan.FromSeconds(60) }.Verify(body, headers), "a smaller tolerance");
             // the signature the service computes for a known input (libs/webhook-kit/src/signature.ts)
             Assert.Equal("v1=b8569b78799ff9e3cbff0fc2d63a33a2b57f3282abd07c37ae5e8e7d79a5f163", WebhookVerifier.Sign("secret", "1700000000", Encoding.UTF8.GetBytes("{}")), "known vector");
         }

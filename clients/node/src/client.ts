@@ -27,17 +27,27 @@ export interface ClientOptions {
   scopes?: readonly string[];
   /** The account (tenant) to work in, sent as X-Service-Account-ID; needed for multi-account credentials. */
   accountId?: string | null;
-  /** Timeout of each attempt in milliseconds. Default 30 000. */
+  /**
+   * Timeout of each attempt in milliseconds (connection, headers and a JSON body); a report
+   * download fails when its body stalls this long. Default 30 000.
+   */
   timeoutMs?: number;
-  /** Retries on 429, 502, 503, 504 and connection errors. Default 3. */
+  /**
+   * Retries after connection errors, timeouts and lost responses (where a repeat is safe), 429,
+   * 502, 503, 504 and 409 `idempotency_request_in_progress` (rules: clients/README.md). Default 3.
+   */
   maxRetries?: number;
   /** No retry starts later than this many milliseconds after the first attempt. Default 60 000. */
   maxRetryTimeMs?: number;
+  /** First backoff step (full jitter, doubling per retry) when the answer has no Retry-After. Default 500. */
+  backoffBaseMs?: number;
+  /** Largest backoff step. Default 8 000. */
+  backoffMaxMs?: number;
   /** A token is replaced this many seconds before it expires (at most 10 % of its lifetime). Default 60. */
   tokenRefreshMarginSeconds?: number;
   /** A fetch implementation (default: Node's global fetch). */
   fetch?: typeof fetch;
-  /** Prepended to the User-Agent. */
+  /** Appended to the SDK's own User-Agent (`coldchain-node/<version> node/<version> <yours>`). */
   userAgent?: string;
   /** Receives retry and token notices (never a secret or token). */
   logger?: Logger;

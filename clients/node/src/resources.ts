@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { ColdchainError } from './errors';
+import { ColdchainError, TimeoutError } from './errors';
 import type { TelemetryBucket, TelemetryPoint } from './generated/models';
 import type { OperationId } from './generated/operations';
 import { type Page, Paginator } from './paging';
@@ -289,6 +289,36 @@ export interface DownloadResult {
   filename: string | undefined;
   /** The file written, when a path was given. */
   path?: string;
+  /** The response (status, request id, rate limit). */
+  lastResponse: ResponseInfo;
+}
+
+/**
+ * The body, failing with a TimeoutError when no bytes arrive for `idleMs` (a body that stalls
+ * after the headers never hangs the caller); the request is aborted too.
+ */
+function idleTimeout(body: Readable, idleMs: number, abort: (reason: unknown) => void, what: string): Readable {
+  const guarded = new PassThrough();
+  const stalled = (): void => {
+    const error = new TimeoutError(`${what}: the download stalled (no data for ${idleMs} ms)`);
+    abort(error);
+    body.destroy(error);
+    guarded.destroy(error);
+  };
+  const timer = setTimeout(stalled, idleMs);
+  const stop = (): void => clearTimeout(timer);
+  body.on('data', () => timer.refresh());
+  body.once('end', stop);
+  body.once('error', (error) => {
+    stop();
+    guarded.destroy(error);
+  });
+  guarded.once('close', () => {
+    stop();
+    if (!body.destroyed) body.destroy();
+  });
+  body.pipe(guarded);
+  return guarded;
 }
 
 function filenameOf(disposition: string | null): string | undefined {
@@ -317,12 +347,13 @@ export class ReportsResource extends Resource {
 
   /** GET /reports/{id}/download/ — the file as a stream (nothing is buffered in memory). */
   async download(reportId: Id, options?: RequestOptions): Promise<ReportDownload> {
-    const { response, info } = await this.transport.stream({ operationId: 'ReportsController_download', pathParams: [reportId], options });
+    const { response, info, abort } = await this.transport.stream({ operationId: 'ReportsController_download', pathParams: [reportId], options });
     if (!response.body) throw new ColdchainError('the report download answered without a body');
     const length = response.headers.get('content-length');
     const etag = response.headers.get('etag')?.replace(/^W\//, '').replace(/"/g, '');
+    const idleMs = options?.timeoutMs ?? this.transport.timeoutMs;
     return {
-      body: Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>),
+      body: idleTimeout(Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>), idleMs, abort, `GET /reports/${reportId}/download/`),
       contentType: response.headers.get('content-type') ?? undefined,
       filename: filenameOf(response.headers.get('content-disposition')),
       size: length === null ? undefined : Number(length),
@@ -354,7 +385,14 @@ export class ReportsResource extends Resource {
       if (download.size !== undefined && bytes !== download.size) throw new ColdchainError(`report ${reportId}: received ${bytes} bytes, expected ${download.size}`);
       if (download.sha256 !== undefined && sha256 !== download.sha256) throw new ColdchainError(`report ${reportId}: SHA-256 of the received bytes does not match the ETag`);
       if (partial) await rename(partial, destination as string);
-      return { bytes, sha256, contentType: download.contentType, filename: download.filename, ...(partial ? { path: destination as string } : {}) };
+      return {
+        bytes,
+        sha256,
+        contentType: download.contentType,
+        filename: download.filename,
+        ...(partial ? { path: destination as string } : {}),
+        lastResponse: download.lastResponse,
+      };
     } catch (error) {
       if (partial) await rm(partial, { force: true });
       throw error;

@@ -22,6 +22,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   maxRetries?: number;
   maxRetryTimeMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
   tokenRefreshMarginSeconds?: number;
   fetch?: typeof fetch;
   userAgent?: string;
@@ -41,7 +43,10 @@ export interface CallSpec {
   nextUrl?: string;
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Answers that say the request was not carried out: retried for every request (clients/README.md). */
+const RETRY_ALWAYS = new Set([429, 503]);
+/** A gateway's answers: the request may have reached the service, so only what is safe to repeat is retried. */
+const RETRY_IF_REPEATABLE = new Set([502, 504]);
 const KEY_PATTERN = /^[\x21-\x7e]{8,128}$/;
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -74,7 +79,7 @@ interface CachedToken {
 }
 
 /** One answered attempt, or the failure of one. */
-type Attempt = { response: Response; clear: () => void } | { error: unknown };
+type Attempt = { response: Response; clear: () => void; abort: (reason: unknown) => void } | { error: unknown };
 
 /**
  * The HTTP core shared by every resource: builds the request from the operation table, holds the
@@ -88,11 +93,14 @@ export class Transport {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly maxRetryTimeMs: number;
+  readonly backoffBaseMs: number;
+  readonly backoffMaxMs: number;
   readonly #clientId: string;
   readonly #clientSecret: string;
   readonly #scopes: readonly string[];
   readonly #fetch: typeof fetch;
   readonly #userAgent: string;
+  readonly #userAgentOption: string | undefined;
   readonly #logger: Logger | undefined;
   readonly #marginSeconds: number;
   #shared: { token: CachedToken | null; pending: Promise<CachedToken> | null };
@@ -110,12 +118,16 @@ export class Transport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
     this.maxRetryTimeMs = options.maxRetryTimeMs ?? 60_000;
+    this.backoffBaseMs = options.backoffBaseMs ?? 500;
+    this.backoffMaxMs = options.backoffMaxMs ?? 8_000;
     this.#clientId = options.clientId;
     this.#clientSecret = options.clientSecret;
     this.#scopes = options.scopes ?? [];
     this.#fetch = options.fetch ?? globalThis.fetch;
     if (typeof this.#fetch !== 'function') throw new ColdchainError('no fetch implementation: Node.js 20 or later is required');
-    this.#userAgent = options.userAgent ? `${options.userAgent} coldchain-node/${VERSION}` : `coldchain-node/${VERSION} node/${process.versions.node}`;
+    // The SDK's own product token first, the caller's appended (as in every client of this family).
+    this.#userAgentOption = options.userAgent;
+    this.#userAgent = `coldchain-node/${VERSION} node/${process.versions.node}${options.userAgent ? ` ${options.userAgent}` : ''}`;
     this.#logger = options.logger;
     this.#marginSeconds = options.tokenRefreshMarginSeconds ?? 60;
     this.#shared = shared ? shared.#shared : { token: null, pending: null };
@@ -137,9 +149,11 @@ export class Transport {
         timeoutMs: this.timeoutMs,
         maxRetries: this.maxRetries,
         maxRetryTimeMs: this.maxRetryTimeMs,
+        backoffBaseMs: this.backoffBaseMs,
+        backoffMaxMs: this.backoffMaxMs,
         tokenRefreshMarginSeconds: this.#marginSeconds,
         fetch: this.#fetch,
-        userAgent: undefined,
+        userAgent: this.#userAgentOption,
         logger: this.#logger,
       },
       this,
@@ -248,9 +262,9 @@ export class Transport {
   }
 
   /** Calls an operation that answers a file; returns the response with its body unread. */
-  async stream(spec: CallSpec): Promise<{ response: Response; info: ResponseInfo }> {
+  async stream(spec: CallSpec): Promise<{ response: Response; info: ResponseInfo; abort: (reason: unknown) => void }> {
     const operation = OPERATIONS[spec.operationId];
-    const { response, info } = await this.#send({
+    const { response, info, abort } = await this.#send({
       operationId: spec.operationId,
       url: this.url(spec),
       init: { method: operation.method, headers: {} },
@@ -260,7 +274,7 @@ export class Transport {
       allowConnectionRetry: operation.method !== 'POST',
       stream: true,
     });
-    return { response: response!, info };
+    return { response: response!, info, abort: abort! };
   }
 
   async #send(request: {
@@ -273,7 +287,7 @@ export class Transport {
     allowConnectionRetry: boolean;
     idempotencyKey?: string;
     stream?: boolean;
-  }): Promise<{ body: unknown; info: ResponseInfo; response?: Response }> {
+  }): Promise<{ body: unknown; info: ResponseInfo; response?: Response; abort?: (reason: unknown) => void }> {
     const { options } = request;
     const method = request.init.method;
     const path = new URL(request.url).pathname;
@@ -305,9 +319,9 @@ export class Transport {
       if ('error' in attempt) {
         failure = attempt.error;
         if (options.signal?.aborted) throw options.signal.reason;
-        if (request.allowConnectionRetry) delay = backoff(retries);
+        if (request.allowConnectionRetry) delay = this.#backoff(retries);
       } else {
-        const { response, clear } = attempt;
+        const { response, clear, abort } = attempt;
         const status = response.status;
         if (status === 401 && request.authenticate && !refreshed) {
           // The token may have been revoked or rotated out: fetch a new one, once.
@@ -321,30 +335,40 @@ export class Transport {
         if (response.ok) {
           const info = responseInfo(response, request.idempotencyKey);
           if (request.stream) {
+            // The headers came in time; the body's own idle timeout is the caller's (reports.download).
             clear();
-            return { body: undefined, info, response };
+            return { body: undefined, info, response, abort };
           }
+          // The attempt's timeout covers the body too: a body that stalls fails the attempt, which
+          // is then retried like a lost connection where that is safe.
+          let text: string | undefined;
           try {
-            const text = await response.text();
-            return { body: text ? parseJson(text, method, path, status, info.requestId) : undefined, info };
+            text = await response.text();
           } catch (error) {
-            throw this.#bodyError(error, timeoutMs, method, path);
+            if (options.signal?.aborted) throw options.signal.reason;
+            failure = this.#bodyError(error, timeoutMs, method, path);
+            if (request.allowConnectionRetry) delay = this.#backoff(retries);
           } finally {
             clear();
           }
+          if (text !== undefined) return { body: text ? parseJson(text, method, path, status, info.requestId) : undefined, info };
+        } else {
+          let text = '';
+          try {
+            text = await response.text();
+          } catch {
+            // The error body could not be read: the status alone is reported.
+          } finally {
+            clear();
+          }
+          const error = problemError(response, text, method, path);
+          failure = error;
+          const retryable =
+            RETRY_ALWAYS.has(status) ||
+            (RETRY_IF_REPEATABLE.has(status) && request.allowConnectionRetry) ||
+            (status === 409 && error.code === 'idempotency_request_in_progress');
+          if (retryable) delay = retryAfterMs(response.headers.get('retry-after')) ?? this.#backoff(retries);
         }
-        let text = '';
-        try {
-          text = await response.text();
-        } catch {
-          // The error body could not be read: the status alone is reported.
-        } finally {
-          clear();
-        }
-        const error = problemError(response, text, method, path);
-        failure = error;
-        const retryable = RETRY_STATUSES.has(status) || (status === 409 && error.code === 'idempotency_request_in_progress');
-        if (retryable) delay = retryAfterMs(response.headers.get('retry-after')) ?? backoff(retries);
       }
 
       const elapsed = Date.now() - started;
@@ -369,11 +393,16 @@ export class Transport {
     };
     try {
       const response = await this.#fetch(url, { ...init, redirect: 'manual', signal: controller.signal });
-      return { response, clear };
+      return { response, clear, abort: (reason: unknown) => controller.abort(reason) };
     } catch (error) {
       clear();
       return { error: controller.signal.reason instanceof TimeoutError ? controller.signal.reason : error };
     }
+  }
+
+  /** Exponential backoff with full jitter: 0..min(backoffMaxMs, backoffBaseMs · 2^n) (defaults 8 s and 0.5 s). */
+  #backoff(retry: number): number {
+    return Math.random() * Math.min(this.backoffMaxMs, this.backoffBaseMs * 2 ** retry);
   }
 
   #bodyError(error: unknown, timeoutMs: number, method: string, path: string): unknown {
@@ -405,10 +434,6 @@ function appendQuery(search: URLSearchParams, name: string, value: unknown): voi
   else search.append(name, String(value));
 }
 
-/** Exponential backoff with full jitter: 0..min(8 s, 0.5 s · 2^n). */
-function backoff(retry: number): number {
-  return Math.random() * Math.min(8_000, 500 * 2 ** retry);
-}
 
 async function discard(response: Response): Promise<void> {
   try {
@@ -419,11 +444,18 @@ async function discard(response: Response): Promise<void> {
 }
 
 function responseInfo(response: Response, idempotencyKey: string | undefined): ResponseInfo {
+  const rateLimit = response.headers.get('ratelimit') ?? undefined;
+  const remaining = rateLimit === undefined ? undefined : /(?:^|;)\s*r=(\d+)/.exec(rateLimit)?.[1];
+  const reset = rateLimit === undefined ? undefined : /(?:^|;)\s*t=(\d+)/.exec(rateLimit)?.[1];
   return {
     status: response.status,
     requestId: response.headers.get('x-request-id') ?? undefined,
     idempotentReplayed: response.headers.get('idempotent-replayed') === 'true',
     idempotencyKey,
+    rateLimit,
+    rateLimitPolicy: response.headers.get('ratelimit-policy') ?? undefined,
+    rateLimitRemaining: remaining === undefined ? undefined : Number(remaining),
+    rateLimitResetSeconds: reset === undefined ? undefined : Number(reset),
     headers: response.headers,
   };
 }

@@ -32,6 +32,14 @@ export interface ResponseInfo {
   idempotentReplayed: boolean;
   /** The Idempotency-Key the request was sent with, for record-creating POSTs. */
   idempotencyKey: string | undefined;
+  /** The `RateLimit` header (IETF draft), e.g. `"per-credential";r=118;t=42`. */
+  rateLimit: string | undefined;
+  /** The `RateLimit-Policy` header, e.g. `"per-credential";q=120;w=60`. */
+  rateLimitPolicy: string | undefined;
+  /** Requests left in the current window (`r=` of `RateLimit`). */
+  rateLimitRemaining: number | undefined;
+  /** Seconds until the window resets (`t=` of `RateLimit`). */
+  rateLimitResetSeconds: number | undefined;
   headers: Headers;
 }
 
@@ -48,9 +56,9 @@ export interface RequestOptions {
    * `accountId` for this call; `null` sends none.
    */
   accountId?: string | null;
-  /** Timeout of each attempt in milliseconds (default: the client's `timeoutMs`). */
+  /** Timeout of each attempt in milliseconds, and the longest a download may stall (default: the client's `timeoutMs`). */
   timeoutMs?: number;
-  /** Retries of this call on 429, 503 and connection errors (default: the client's `maxRetries`). */
+  /** Retries of this call (see clients/README.md for what is retried; default: the client's `maxRetries`). */
   maxRetries?: number;
   /** Cancels the call (and its retries). */
   signal?: AbortSignal;

@@ -1,2 +1,2 @@
-/** Version of this package (kept equal to clients/node/package.json by test/clients/node-generated.spec.ts). */
-export const VERSION = '1.0.0';
+/** Version of this package: written from package.json by scripts/build.js (its one source); do not edit. */
+export const VERSION = '1.1.0';

@@ -44,7 +44,7 @@ export function isEventType<T extends KnownWebhookEventType>(event: WebhookEvent
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyWebhookOptions {
-  /** Maximum age (and clock skew) of the timestamp in seconds; at most 300 (the default). */
+  /** Maximum age (and clock skew) of the timestamp in seconds: 300 (the default) or less; more is refused (RangeError). */
   toleranceSeconds?: number;
   /** The current time in milliseconds (tests). */
   now?: number;
@@ -87,7 +87,7 @@ export function verifyWebhook(
   const signature = header(headers, WEBHOOK_HEADERS.signature);
   if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('missing or malformed X-Service-Timestamp');
   if (!signature) throw new WebhookVerificationError('missing X-Service-Signature');
-  const tolerance = Math.min(options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_TOLERANCE_SECONDS);
+  const tolerance = checkedTolerance(options.toleranceSeconds);
   const now = Math.floor((options.now ?? Date.now()) / 1000);
   if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError('timestamp outside the tolerance window');
 
@@ -112,6 +112,15 @@ export function verifyWebhook(
   return event;
 }
 
+/** The tolerance to use: a larger one than 300 s (spec §6.4) is refused, not silently lowered. */
+function checkedTolerance(seconds: number | undefined): number {
+  const tolerance = seconds ?? WEBHOOK_TOLERANCE_SECONDS;
+  if (!Number.isFinite(tolerance) || tolerance <= 0 || tolerance > WEBHOOK_TOLERANCE_SECONDS) {
+    throw new RangeError(`toleranceSeconds must be more than 0 and at most ${WEBHOOK_TOLERANCE_SECONDS}`);
+  }
+  return tolerance;
+}
+
 /** Parses a (verified) raw body into an event; unknown types are returned as they are. */
 export function parseWebhookEvent(payload: Buffer | Uint8Array | string): WebhookEvent {
   let parsed: unknown;
@@ -132,6 +141,7 @@ export class Webhook {
   readonly #secrets: readonly string[];
 
   constructor(secrets: string | readonly string[], private readonly options: VerifyWebhookOptions = {}) {
+    checkedTolerance(options.toleranceSeconds);
     this.#secrets = typeof secrets === 'string' ? [secrets] : [...secrets];
   }
 

@@ -5,7 +5,7 @@ import os
 from typing import IO, TYPE_CHECKING, Any, Callable, Dict, Generic, Iterator, List, NamedTuple, Optional, Tuple, TypeVar, Union
 
 if TYPE_CHECKING:
-    from .client import ColdchainClient
+    from .client import ColdchainClient, ResponseInfo
 
 T = TypeVar("T")
 
@@ -46,12 +46,14 @@ class Page(Generic[T]):
     every following page too, requesting each page only when the previous one is used up.
     """
 
-    __slots__ = ("data", "next_url", "_fetch_next")
+    __slots__ = ("data", "next_url", "_fetch_next", "last_response")
 
     def __init__(self, data: List[T], next_url: Optional[str], fetch_next: Callable[[str], "Page[T]"]) -> None:
         self.data: List[T] = data
         self.next_url: Optional[str] = next_url
         self._fetch_next = fetch_next
+        #: The response of this page (request id, rate limit, status).
+        self.last_response: Optional["ResponseInfo"] = None
 
     @property
     def has_more(self) -> bool:
@@ -93,6 +95,8 @@ class DownloadResult(NamedTuple):
     #: SHA-256 (hex) of the bytes written, checked against the response's ``ETag``.
     sha256: str
     request_id: Optional[str]
+    #: The response (status, request id, rate limit headers).
+    last_response: Optional["ResponseInfo"] = None
 
 
 class Resource:

@@ -8,7 +8,7 @@ per group with a typed method for each operation. Import from ``coldchain_client
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, cast, overload
 
 from ._base import Destination, DownloadResult, Operation, Page, Resource
 
@@ -20,11 +20,11 @@ SCOPES = ("accounts:read", "accounts:write", "locations:read", "locations:write"
 
 # ---------------------------------------------------------------- schemas
 
-class _TokenRequestDtoRequired(TypedDict):
+class _TokenRequestRequired(TypedDict):
     grant_type: Literal["client_credentials"]
 
 
-class TokenRequestDto(_TokenRequestDtoRequired, total=False):
+class TokenRequest(_TokenRequestRequired, total=False):
     #: Client ID, when not sent with HTTP Basic authentication.
     client_id: str
     #: Client secret, when not sent with HTTP Basic authentication.
@@ -33,7 +33,7 @@ class TokenRequestDto(_TokenRequestDtoRequired, total=False):
     scope: str
 
 
-class TokenResponseDto(TypedDict):
+class TokenResponse(TypedDict):
     access_token: str
     token_type: Literal["Bearer"]
     #: Lifetime in seconds (at most one hour).
@@ -41,25 +41,25 @@ class TokenResponseDto(TypedDict):
     scope: str
 
 
-class OAuthErrorDto(TypedDict):
+class OAuthError(TypedDict):
     error: Literal["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope"]
     error_description: str
 
 
-class SubscriptionDto(TypedDict):
+class Subscription(TypedDict):
     plan: str
     #: Format: date-time.
     valid_until: Optional[str]
 
 
-class AccountDto(TypedDict):
+class Account(TypedDict):
     #: Format: uuid.
     id: str
     name: str
     #: Read-only. Only active accounts are visible.
     status: Literal["active"]
     #: Read-only.
-    subscription: SubscriptionDto
+    subscription: Subscription
     legal_name: Optional[str]
     tax_id: Optional[str]
     registration_number: Optional[str]
@@ -80,12 +80,12 @@ class AccountDto(TypedDict):
     updated_at: str
 
 
-class PageLinksDto(TypedDict):
+class PageLinks(TypedDict):
     #: Absolute URL of the next page; null on the last page. Format: uri.
     next: Optional[str]
 
 
-class UpdateAccountDto(TypedDict, total=False):
+class UpdateAccount(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     name: str
@@ -106,23 +106,23 @@ class UpdateAccountDto(TypedDict, total=False):
     timezone: Optional[str]
 
 
-class GeoPointDto(TypedDict):
+class GeoPoint(TypedDict):
     """Unknown keys are rejected by the service."""
 
     latitude: float
     longitude: float
 
 
-class CircleGeofenceDto(TypedDict):
+class CircleGeofence(TypedDict):
     """Unknown keys are rejected by the service."""
 
     type: Literal["circle"]
-    center: GeoPointDto
+    center: GeoPoint
     #: Radius in metres.
     radius_m: float
 
 
-class GeoJsonPolygonDto(TypedDict):
+class GeoJsonPolygon(TypedDict):
     """Unknown keys are rejected by the service."""
 
     type: Literal["Polygon"]
@@ -130,15 +130,15 @@ class GeoJsonPolygonDto(TypedDict):
     coordinates: List[List[List[float]]]
 
 
-class PolygonGeofenceDto(TypedDict):
+class PolygonGeofence(TypedDict):
     """Unknown keys are rejected by the service."""
 
     type: Literal["polygon"]
     #: A GeoJSON Polygon geometry.
-    polygon: GeoJsonPolygonDto
+    polygon: GeoJsonPolygon
 
 
-class EntryAutomationDto(TypedDict, total=False):
+class EntryAutomation(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     #: Record a geofence event for the shipment of the device.
@@ -153,7 +153,7 @@ class EntryAutomationDto(TypedDict, total=False):
     complete_shipment: bool
 
 
-class ExitAutomationDto(TypedDict, total=False):
+class ExitAutomation(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     #: Record a geofence event for the shipment of the device.
@@ -164,16 +164,16 @@ class ExitAutomationDto(TypedDict, total=False):
     alarm_severity: Literal["INFO", "WARNING", "CRITICAL"]
 
 
-class AutomationDto(TypedDict, total=False):
+class Automation(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     #: When a tracked device enters the geofence.
-    on_entry: EntryAutomationDto
+    on_entry: EntryAutomation
     #: When a tracked device leaves the geofence.
-    on_exit: ExitAutomationDto
+    on_exit: ExitAutomation
 
 
-class LocationDto(TypedDict):
+class Location(TypedDict):
     #: Format: uuid.
     id: str
     name: str
@@ -185,22 +185,22 @@ class LocationDto(TypedDict):
     postal_code: Optional[str]
     #: ISO 3166-1 alpha-2
     country: Optional[str]
-    geofence: Union[CircleGeofenceDto, PolygonGeofenceDto]
-    automation: AutomationDto
+    geofence: Union[CircleGeofence, PolygonGeofence]
+    automation: Automation
     #: Format: date-time.
     created_at: str
     #: Format: date-time.
     updated_at: str
 
 
-class _CreateLocationDtoRequired(TypedDict):
+class _CreateLocationRequired(TypedDict):
     name: str
     kind: Literal["warehouse", "port", "airport", "customer_site", "distribution_center", "other"]
     #: Where the location is: a circle (centre and radius) or a GeoJSON polygon.
-    geofence: Union[CircleGeofenceDto, PolygonGeofenceDto]
+    geofence: Union[CircleGeofence, PolygonGeofence]
 
 
-class CreateLocationDto(_CreateLocationDtoRequired, total=False):
+class CreateLocation(_CreateLocationRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     address_line1: Optional[str]
@@ -211,10 +211,10 @@ class CreateLocationDto(_CreateLocationDtoRequired, total=False):
     #: ISO 3166-1 alpha-2 country code.
     country: Optional[str]
     #: Entry/exit automation; every trigger is off by default.
-    automation: AutomationDto
+    automation: Automation
 
 
-class UpdateLocationDto(TypedDict, total=False):
+class UpdateLocation(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     name: str
@@ -227,12 +227,12 @@ class UpdateLocationDto(TypedDict, total=False):
     #: ISO 3166-1 alpha-2 country code.
     country: Optional[str]
     #: Where the location is: a circle (centre and radius) or a GeoJSON polygon.
-    geofence: Union[CircleGeofenceDto, PolygonGeofenceDto]
+    geofence: Union[CircleGeofence, PolygonGeofence]
     #: Entry/exit automation; every trigger is off by default.
-    automation: AutomationDto
+    automation: Automation
 
 
-class CarrierDto(TypedDict):
+class Carrier(TypedDict):
     #: Format: uuid.
     id: str
     name: str
@@ -256,12 +256,12 @@ class CarrierDto(TypedDict):
     updated_at: str
 
 
-class _CreateCarrierDtoRequired(TypedDict):
+class _CreateCarrierRequired(TypedDict):
     name: str
     mode: Literal["road", "sea", "air", "rail", "multimodal"]
 
 
-class CreateCarrierDto(_CreateCarrierDtoRequired, total=False):
+class CreateCarrier(_CreateCarrierRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     contact_name: Optional[str]
@@ -279,7 +279,7 @@ class CreateCarrierDto(_CreateCarrierDtoRequired, total=False):
     imo: Optional[str]
 
 
-class UpdateCarrierDto(TypedDict, total=False):
+class UpdateCarrier(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     name: str
@@ -299,12 +299,12 @@ class UpdateCarrierDto(TypedDict, total=False):
     imo: Optional[str]
 
 
-class _DeliveryPartyDtoRequired(TypedDict):
+class _DeliveryPartyRequired(TypedDict):
     name: str
     role: Literal["consignee", "notify_party", "customs_broker", "pickup_contact", "other"]
 
 
-class DeliveryPartyDto(_DeliveryPartyDtoRequired, total=False):
+class DeliveryParty(_DeliveryPartyRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     #: Format: email.
@@ -313,7 +313,7 @@ class DeliveryPartyDto(_DeliveryPartyDtoRequired, total=False):
     phone: Optional[str]
 
 
-class ReceiverDto(TypedDict):
+class Receiver(TypedDict):
     #: Format: uuid.
     id: str
     name: str
@@ -330,18 +330,18 @@ class ReceiverDto(TypedDict):
     #: E.164
     contact_phone: Optional[str]
     notification_emails: List[str]
-    delivery_parties: List[DeliveryPartyDto]
+    delivery_parties: List[DeliveryParty]
     #: Format: date-time.
     created_at: str
     #: Format: date-time.
     updated_at: str
 
 
-class _CreateReceiverDtoRequired(TypedDict):
+class _CreateReceiverRequired(TypedDict):
     name: str
 
 
-class CreateReceiverDto(_CreateReceiverDtoRequired, total=False):
+class CreateReceiver(_CreateReceiverRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     address_line1: Optional[str]
@@ -359,10 +359,10 @@ class CreateReceiverDto(_CreateReceiverDtoRequired, total=False):
     #: Addresses notified about shipments to this receiver.
     notification_emails: List[str]
     #: Contacts at the receiving end; replaced as a whole.
-    delivery_parties: List[DeliveryPartyDto]
+    delivery_parties: List[DeliveryParty]
 
 
-class UpdateReceiverDto(TypedDict, total=False):
+class UpdateReceiver(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     name: str
@@ -381,10 +381,10 @@ class UpdateReceiverDto(TypedDict, total=False):
     #: Addresses notified about shipments to this receiver.
     notification_emails: List[str]
     #: Contacts at the receiving end; replaced as a whole.
-    delivery_parties: List[DeliveryPartyDto]
+    delivery_parties: List[DeliveryParty]
 
 
-class AlertPresetDto(TypedDict):
+class AlertPreset(TypedDict):
     #: Format: uuid.
     id: str
     name: str
@@ -410,11 +410,11 @@ class AlertPresetDto(TypedDict):
     updated_at: str
 
 
-class _CreateAlertPresetDtoRequired(TypedDict):
+class _CreateAlertPresetRequired(TypedDict):
     name: str
 
 
-class CreateAlertPresetDto(_CreateAlertPresetDtoRequired, total=False):
+class CreateAlertPreset(_CreateAlertPresetRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     description: Optional[str]
@@ -436,7 +436,7 @@ class CreateAlertPresetDto(_CreateAlertPresetDtoRequired, total=False):
     delay_minutes: float
 
 
-class UpdateAlertPresetDto(TypedDict, total=False):
+class UpdateAlertPreset(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     name: str
@@ -459,11 +459,11 @@ class UpdateAlertPresetDto(TypedDict, total=False):
     delay_minutes: float
 
 
-class _TransportLegDtoRequired(TypedDict):
+class _TransportLegRequired(TypedDict):
     mode: Literal["road", "sea", "air", "rail"]
 
 
-class TransportLegDto(_TransportLegDtoRequired, total=False):
+class TransportLeg(_TransportLegRequired, total=False):
     """The service also requires one of: mode | its other fields. Unknown keys are rejected by the service."""
 
     #: Carrier of this leg; a carrier of the same account. Format: uuid.
@@ -478,7 +478,7 @@ class TransportLegDto(_TransportLegDtoRequired, total=False):
     to_location_id: Optional[str]
 
 
-class ShipmentTemplateDto(TypedDict):
+class ShipmentTemplate(TypedDict):
     #: Format: uuid.
     id: str
     name: str
@@ -493,14 +493,14 @@ class ShipmentTemplateDto(TypedDict):
     receiver_id: Optional[str]
     #: Format: uuid.
     alert_preset_id: Optional[str]
-    transport_legs: List[TransportLegDto]
+    transport_legs: List[TransportLeg]
     #: Format: date-time.
     created_at: str
     #: Format: date-time.
     updated_at: str
 
 
-class _CreateShipmentTemplateDtoRequired(TypedDict):
+class _CreateShipmentTemplateRequired(TypedDict):
     name: str
     #: Origin location. Format: uuid.
     origin_location_id: str
@@ -508,7 +508,7 @@ class _CreateShipmentTemplateDtoRequired(TypedDict):
     destination_location_id: str
 
 
-class CreateShipmentTemplateDto(_CreateShipmentTemplateDtoRequired, total=False):
+class CreateShipmentTemplate(_CreateShipmentTemplateRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     description: Optional[str]
@@ -519,10 +519,10 @@ class CreateShipmentTemplateDto(_CreateShipmentTemplateDtoRequired, total=False)
     #: Alert preset applied to the devices of shipments created from the template. Format: uuid.
     alert_preset_id: Optional[str]
     #: Legs in travel order; replaced as a whole.
-    transport_legs: List[TransportLegDto]
+    transport_legs: List[TransportLeg]
 
 
-class UpdateShipmentTemplateDto(TypedDict, total=False):
+class UpdateShipmentTemplate(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     name: str
@@ -538,10 +538,10 @@ class UpdateShipmentTemplateDto(TypedDict, total=False):
     #: Alert preset applied to the devices of shipments created from the template. Format: uuid.
     alert_preset_id: Optional[str]
     #: Legs in travel order; replaced as a whole.
-    transport_legs: List[TransportLegDto]
+    transport_legs: List[TransportLeg]
 
 
-class UserDto(TypedDict):
+class User(TypedDict):
     #: Format: uuid.
     id: str
     #: Format: email.
@@ -562,7 +562,7 @@ class UserDto(TypedDict):
     deactivated_at: Optional[str]
 
 
-class UpdateUserDto(TypedDict, total=False):
+class UpdateUser(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     full_name: str
@@ -574,7 +574,7 @@ class UpdateUserDto(TypedDict, total=False):
     role: Literal["MANAGER", "OPERATOR", "VIEWER"]
 
 
-class RoleDto(TypedDict):
+class Role(TypedDict):
     #: The value users carry in `role`.
     role: Literal["COMPANY_ADMIN", "MANAGER", "OPERATOR", "VIEWER"]
     display_name: str
@@ -583,7 +583,7 @@ class RoleDto(TypedDict):
     assignable: bool
 
 
-class InvitationDto(TypedDict):
+class Invitation(TypedDict):
     #: Format: uuid.
     id: str
     #: Format: email.
@@ -600,7 +600,7 @@ class InvitationDto(TypedDict):
     accepted_at: Optional[str]
 
 
-class CreateInvitationDto(TypedDict):
+class CreateInvitation(TypedDict):
     """Unknown keys are rejected by the service."""
 
     #: Stored in lower case. Format: email.
@@ -610,7 +610,7 @@ class CreateInvitationDto(TypedDict):
     role: Literal["MANAGER", "OPERATOR", "VIEWER"]
 
 
-class SensorsDto(TypedDict):
+class Sensors(TypedDict):
     temperature: bool
     humidity: bool
     light: bool
@@ -618,7 +618,7 @@ class SensorsDto(TypedDict):
     location: bool
 
 
-class ThresholdsDto(TypedDict):
+class Thresholds(TypedDict):
     #: Lowest acceptable temperature (°C); null: not monitored by the device itself (the alert preset's value applies).
     temperature_min: Optional[float]
     #: Highest acceptable temperature (°C); null: not monitored by the device itself (the alert preset's value applies).
@@ -637,20 +637,20 @@ class ThresholdsDto(TypedDict):
     delay_minutes: Optional[int]
 
 
-class DeviceSettingsDto(TypedDict):
+class DeviceSettings(TypedDict):
     #: Seconds between measurements.
     measurement_interval_s: int
     #: Seconds between transmissions; at least the measurement interval.
     transmission_interval_s: int
     #: Which sensors are in use; thresholds of an unused sensor are not evaluated.
-    sensors: SensorsDto
+    sensors: Sensors
     #: The device’s own thresholds; where null, the alert preset’s apply.
-    thresholds: ThresholdsDto
+    thresholds: Thresholds
     #: Alert preset of the tenant supplying thresholds the device does not set itself. Format: uuid.
     alert_preset_id: Optional[str]
 
 
-class DeviceDto(TypedDict):
+class Device(TypedDict):
     #: Format: uuid.
     id: str
     serial_number: str
@@ -661,17 +661,17 @@ class DeviceDto(TypedDict):
     label: Optional[str]
     #: Start of the tenant’s ownership (the current lifecycle); earlier history is not visible. Format: date-time.
     owned_since: str
-    settings: DeviceSettingsDto
+    settings: DeviceSettings
 
 
-class UpdateDeviceLabelDto(TypedDict, total=False):
+class UpdateDeviceLabel(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     #: null clears the label.
     label: Optional[str]
 
 
-class UpdateSensorsDto(TypedDict, total=False):
+class UpdateSensors(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     temperature: bool
@@ -681,7 +681,7 @@ class UpdateSensorsDto(TypedDict, total=False):
     location: bool
 
 
-class UpdateThresholdsDto(TypedDict, total=False):
+class UpdateThresholds(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     #: Lowest acceptable temperature (°C); null: not monitored by the device itself (the alert preset's value applies).
@@ -702,44 +702,44 @@ class UpdateThresholdsDto(TypedDict, total=False):
     delay_minutes: Optional[int]
 
 
-class UpdateDeviceSettingsDto(TypedDict, total=False):
+class UpdateDeviceSettings(TypedDict, total=False):
     """Unknown keys are rejected by the service."""
 
     measurement_interval_s: int
     transmission_interval_s: int
-    sensors: UpdateSensorsDto
-    thresholds: UpdateThresholdsDto
+    sensors: UpdateSensors
+    thresholds: UpdateThresholds
     #: An alert preset of the tenant; null detaches it. Format: uuid.
     alert_preset_id: Optional[str]
 
 
-class BatteryStatusDto(TypedDict):
+class BatteryStatus(TypedDict):
     #: Battery level, percent.
     percent: float
     #: Format: date-time.
     recorded_at: str
 
 
-class LocationStatusDto(TypedDict):
+class LocationStatus(TypedDict):
     latitude: float
     longitude: float
     #: Format: date-time.
     recorded_at: str
 
 
-class DeviceStatusDto(TypedDict):
+class DeviceStatus(TypedDict):
     #: Format: uuid.
     device_id: str
     #: `online` when the device reported within three transmission intervals; otherwise (or never) `offline`.
     connectivity: Literal["online", "offline"]
     #: Time of the newest measurement received in this ownership. Format: date-time.
     last_seen_at: Optional[str]
-    battery: Optional[BatteryStatusDto]
+    battery: Optional[BatteryStatus]
     #: Last known position and when it was measured.
-    location: Optional[LocationStatusDto]
+    location: Optional[LocationStatus]
 
 
-class MaintenanceRecordDto(TypedDict):
+class MaintenanceRecord(TypedDict):
     #: Format: uuid.
     id: str
     #: Format: uuid.
@@ -755,7 +755,7 @@ class MaintenanceRecordDto(TypedDict):
     created_at: str
 
 
-class TelemetryPointDto(TypedDict):
+class TelemetryPoint(TypedDict):
     #: When the device measured (millisecond precision). Format: date-time.
     recorded_at: str
     #: °C
@@ -772,14 +772,14 @@ class TelemetryPointDto(TypedDict):
     longitude: Optional[float]
 
 
-class MeasurementStatsDto(TypedDict):
+class MeasurementStats(TypedDict):
     min: float
     #: Rounded to 3 decimals.
     avg: float
     max: float
 
 
-class TelemetryBucketDto(TypedDict):
+class TelemetryBucket(TypedDict):
     #: Format: date-time.
     bucket_start: str
     #: Exclusive. Format: date-time.
@@ -787,14 +787,14 @@ class TelemetryBucketDto(TypedDict):
     #: Points in the bucket (0: no data).
     count: int
     #: °C; null when the bucket has no value.
-    temperature: Optional[MeasurementStatsDto]
-    humidity: Optional[MeasurementStatsDto]
-    light: Optional[MeasurementStatsDto]
-    shock: Optional[MeasurementStatsDto]
-    battery: Optional[MeasurementStatsDto]
+    temperature: Optional[MeasurementStats]
+    humidity: Optional[MeasurementStats]
+    light: Optional[MeasurementStats]
+    shock: Optional[MeasurementStats]
+    battery: Optional[MeasurementStats]
 
 
-class AlarmDto(TypedDict):
+class Alarm(TypedDict):
     #: Format: uuid.
     id: str
     #: Format: uuid.
@@ -814,32 +814,32 @@ class AlarmDto(TypedDict):
     resolved_by: Optional[str]
 
 
-class UpdateAlarmDto(TypedDict):
+class UpdateAlarm(TypedDict):
     """Unknown keys are rejected by the service."""
 
     #: `true` resolves the alarm (a repeat changes nothing); `false` on a resolved alarm is a 409 `alarm_already_resolved`.
     resolved: bool
 
 
-class NamedRefDto(TypedDict):
+class NamedRef(TypedDict):
     #: Format: uuid.
     id: str
     #: null when the record was deleted after the shipment completed.
     name: Optional[str]
 
 
-class ShipmentListItemDto(TypedDict):
+class ShipmentListItem(TypedDict):
     id: int
     reference: str
     name: str
     status: Literal["active", "completed"]
     #: Template the shipment was created from. Format: uuid.
     template_id: Optional[str]
-    origin: NamedRefDto
-    destination: NamedRefDto
-    receiver: Optional[NamedRefDto]
-    carrier: Optional[NamedRefDto]
-    alert_preset: Optional[NamedRefDto]
+    origin: NamedRef
+    destination: NamedRef
+    receiver: Optional[NamedRef]
+    carrier: Optional[NamedRef]
+    alert_preset: Optional[NamedRef]
     #: Format: date-time.
     planned_departure_at: Optional[str]
     #: Format: date-time.
@@ -858,11 +858,11 @@ class ShipmentListItemDto(TypedDict):
     updated_at: str
 
 
-class _ShipmentLegInputDtoRequired(TypedDict):
+class _ShipmentLegInputRequired(TypedDict):
     mode: Literal["road", "sea", "air", "rail"]
 
 
-class ShipmentLegInputDto(_ShipmentLegInputDtoRequired, total=False):
+class ShipmentLegInput(_ShipmentLegInputRequired, total=False):
     """The service also requires one of: mode | its other fields. Unknown keys are rejected by the service."""
 
     #: Carrier of this leg; a carrier of the same account. Format: uuid.
@@ -881,14 +881,14 @@ class ShipmentLegInputDto(_ShipmentLegInputDtoRequired, total=False):
     planned_arrival_at: Optional[str]
 
 
-class _CreateShipmentDtoRequired(TypedDict):
+class _CreateShipmentRequired(TypedDict):
     reference: str
     name: str
     #: One to five devices of the account: approved, not deleted, and in no other active shipment. More than five is a 400 `too_many_devices`; an ineligible device a 400 `device_not_eligible` naming it (`device_ids.N`).
     device_ids: List[str]
 
 
-class CreateShipmentDto(_CreateShipmentDtoRequired, total=False):
+class CreateShipment(_CreateShipmentRequired, total=False):
     """The service also requires one of: template_id | origin_location_id + destination_location_id. Unknown keys are rejected by the service."""
 
     #: Shipment template of the account that fills the route, legs, carrier, receiver and alert preset. Format: uuid.
@@ -908,10 +908,10 @@ class CreateShipmentDto(_CreateShipmentDtoRequired, total=False):
     #: Alert preset (overrides the template’s). Format: uuid.
     alert_preset_id: Optional[str]
     #: Legs in travel order (default: the template’s, else none).
-    transport_legs: List[ShipmentLegInputDto]
+    transport_legs: List[ShipmentLegInput]
 
 
-class ShipmentLegDto(TypedDict):
+class ShipmentLeg(TypedDict):
     #: Position in the route (0 = first leg).
     index: int
     mode: Literal["road", "sea", "air", "rail"]
@@ -931,7 +931,7 @@ class ShipmentLegDto(TypedDict):
     completed: bool
 
 
-class ShipmentDeviceDto(TypedDict):
+class ShipmentDevice(TypedDict):
     #: Format: uuid.
     device_id: str
     serial_number: str
@@ -942,7 +942,7 @@ class ShipmentDeviceDto(TypedDict):
     detached_at: Optional[str]
 
 
-class VesselPositionDto(TypedDict):
+class VesselPosition(TypedDict):
     mmsi: Optional[str]
     imo: Optional[str]
     latitude: float
@@ -955,7 +955,7 @@ class VesselPositionDto(TypedDict):
     recorded_at: str
 
 
-class TemperatureSummaryDto(TypedDict):
+class TemperatureSummary(TypedDict):
     #: °C
     min: float
     #: °C
@@ -964,16 +964,16 @@ class TemperatureSummaryDto(TypedDict):
     avg: float
 
 
-class ShipmentSummaryDto(TypedDict):
+class ShipmentSummary(TypedDict):
     #: Points in the tracking window (every attached device, while attached).
     point_count: int
     #: null without temperature readings.
-    temperature: Optional[TemperatureSummaryDto]
+    temperature: Optional[TemperatureSummary]
     #: Unresolved alarms raised while a device travelled in this shipment.
     open_alarms: int
 
 
-class ShipmentEventDto(TypedDict):
+class ShipmentEvent(TypedDict):
     kind: Literal["geofence_entry", "geofence_exit", "arrival"]
     #: Format: uuid.
     location_id: Optional[str]
@@ -983,18 +983,18 @@ class ShipmentEventDto(TypedDict):
     recorded_at: str
 
 
-class ShipmentDto(TypedDict):
+class Shipment(TypedDict):
     id: int
     reference: str
     name: str
     status: Literal["active", "completed"]
     #: Template the shipment was created from. Format: uuid.
     template_id: Optional[str]
-    origin: NamedRefDto
-    destination: NamedRefDto
-    receiver: Optional[NamedRefDto]
-    carrier: Optional[NamedRefDto]
-    alert_preset: Optional[NamedRefDto]
+    origin: NamedRef
+    destination: NamedRef
+    receiver: Optional[NamedRef]
+    carrier: Optional[NamedRef]
+    alert_preset: Optional[NamedRef]
     #: Format: date-time.
     planned_departure_at: Optional[str]
     #: Format: date-time.
@@ -1011,19 +1011,19 @@ class ShipmentDto(TypedDict):
     created_at: str
     #: Format: date-time.
     updated_at: str
-    transport_legs: List[ShipmentLegDto]
+    transport_legs: List[ShipmentLeg]
     #: The first leg not yet completed; null when there is none or the shipment is completed.
-    active_transport_leg: Optional[ShipmentLegDto]
+    active_transport_leg: Optional[ShipmentLeg]
     #: Every attachment, in order, with its attach and detach times.
-    devices: List[ShipmentDeviceDto]
+    devices: List[ShipmentDevice]
     #: Latest AIS position of the active sea leg’s vessel, found by the leg’s `vessel_mmsi` (by `vessel_imo` when the leg names no MMSI); null when the active leg is not at sea or nothing was reported.
-    ais_position: Optional[VesselPositionDto]
-    summary: ShipmentSummaryDto
+    ais_position: Optional[VesselPosition]
+    summary: ShipmentSummary
     #: The latest 50 geofence events (location automation `record_event`, arrivals), oldest first.
-    events: List[ShipmentEventDto]
+    events: List[ShipmentEvent]
 
 
-class _ReplaceShipmentDtoRequired(TypedDict):
+class _ReplaceShipmentRequired(TypedDict):
     reference: str
     name: str
     #: Origin location. Format: uuid.
@@ -1034,7 +1034,7 @@ class _ReplaceShipmentDtoRequired(TypedDict):
     device_ids: List[str]
 
 
-class ReplaceShipmentDto(_ReplaceShipmentDtoRequired, total=False):
+class ReplaceShipment(_ReplaceShipmentRequired, total=False):
     """Unknown keys are rejected by the service."""
 
     #: Planned departure. Format: date-time.
@@ -1048,10 +1048,10 @@ class ReplaceShipmentDto(_ReplaceShipmentDtoRequired, total=False):
     #: Alert preset whose limits the shipment report applies (completing each device’s own thresholds). Format: uuid.
     alert_preset_id: Optional[str]
     #: Legs in travel order; replaced as a whole.
-    transport_legs: List[ShipmentLegInputDto]
+    transport_legs: List[ShipmentLegInput]
 
 
-class ShareDto(TypedDict):
+class Share(TypedDict):
     #: The link works now: created, not revoked, not expired, views left.
     enabled: bool
     #: The public tracking page, while the link works (`enabled`); null otherwise. The same URL on every GET until a refresh (PUT) replaces it or a revocation ends it. Null as well for a link created before links were derivable, or after SECRETS_KEY was rotated: refresh to get one. Format: uri.
@@ -1067,12 +1067,12 @@ class ShareDto(TypedDict):
     revoked_at: Optional[str]
 
 
-class _PutShareDtoRequired(TypedDict):
+class _PutShareRequired(TypedDict):
     #: Page views the link allows.
     max_views: int
 
 
-class PutShareDto(_PutShareDtoRequired, total=False):
+class PutShare(_PutShareRequired, total=False):
     """The service also requires one of: expires_at | expires_in_hours. Unknown keys are rejected by the service."""
 
     #: When the link stops working: 1 hour to 90 days from now. Format: date-time.
@@ -1081,7 +1081,7 @@ class PutShareDto(_PutShareDtoRequired, total=False):
     expires_in_hours: int
 
 
-class TrackingPointDto(TypedDict):
+class TrackingPoint(TypedDict):
     #: When the device measured (millisecond precision). Format: date-time.
     recorded_at: str
     #: °C
@@ -1100,18 +1100,18 @@ class TrackingPointDto(TypedDict):
     device_id: str
 
 
-class ShipmentSubjectDto(TypedDict):
+class ShipmentSubject(TypedDict):
     type: Literal["shipment"]
     id: int
 
 
-class DeviceSubjectDto(TypedDict):
+class DeviceSubject(TypedDict):
     type: Literal["device"]
     #: Format: uuid.
     id: str
 
 
-class ReportDto(TypedDict):
+class Report(TypedDict):
     #: Format: uuid.
     id: str
     name: str
@@ -1124,18 +1124,18 @@ class ReportDto(TypedDict):
     #: End of the period (exclusive). Format: date-time.
     period_to: str
     #: What the report is about: a shipment (integer id) or a device (UUID).
-    subject: Union[ShipmentSubjectDto, DeviceSubjectDto]
+    subject: Union[ShipmentSubject, DeviceSubject]
     #: Format: date-time.
     generated_at: str
 
 
-class FieldErrorDto(TypedDict):
+class FieldError(TypedDict):
     field: str
     code: str
     message: str
 
 
-class _ProblemDetailsDtoRequired(TypedDict):
+class _ProblemDetailsRequired(TypedDict):
     #: URI identifying the problem type.
     type: str
     title: str
@@ -1144,10 +1144,10 @@ class _ProblemDetailsDtoRequired(TypedDict):
     code: str
 
 
-class ProblemDetailsDto(_ProblemDetailsDtoRequired, total=False):
+class ProblemDetails(_ProblemDetailsRequired, total=False):
     detail: str
     instance: str
-    errors: List[FieldErrorDto]
+    errors: List[FieldError]
     #: Present on 500 responses; quote it to support.
     error_id: str
 
@@ -2190,7 +2190,7 @@ class AccountsResource(Resource):
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[AccountDto]:
+    ) -> Page[Account]:
         """List the active customer accounts on the credential’s allow-list
 
         ``GET /accounts/`` (scopes: accounts:read); operation ``AccountsController_list``.
@@ -2203,7 +2203,7 @@ class AccountsResource(Resource):
         *,
         limit: Optional[int] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[AccountDto]:
+    ) -> Iterator[Account]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["AccountsController_list"], query={"limit": limit}, timeout=timeout)
 
@@ -2212,23 +2212,23 @@ class AccountsResource(Resource):
         account_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> AccountDto:
+    ) -> Account:
         """Safe profile fields of an allow-listed company
 
         ``GET /accounts/{account_id}/`` (scopes: accounts:read); operation ``AccountsController_get``."""
-        return self._client._json(OPERATIONS["AccountsController_get"], path={"account_id": account_id}, timeout=timeout)
+        return cast("Account", self._client._json(OPERATIONS["AccountsController_get"], path={"account_id": account_id}, timeout=timeout))
 
     def update(
         self,
         account_id: str,
-        body: UpdateAccountDto,
+        body: UpdateAccount,
         *,
         timeout: Optional[float] = None,
-    ) -> AccountDto:
+    ) -> Account:
         """Update contact and legal profile fields
 
         ``PATCH /accounts/{account_id}/`` (scopes: accounts:write); operation ``AccountsController_update``."""
-        return self._client._json(OPERATIONS["AccountsController_update"], path={"account_id": account_id}, body=body, timeout=timeout)
+        return cast("Account", self._client._json(OPERATIONS["AccountsController_update"], path={"account_id": account_id}, body=body, timeout=timeout))
 
 
 class LocationsResource(Resource):
@@ -2241,7 +2241,7 @@ class LocationsResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[LocationDto]:
+    ) -> Page[Location]:
         """List locations
 
         ``GET /locations/`` (scopes: locations:read); operation ``LocationsController_list``.
@@ -2255,24 +2255,24 @@ class LocationsResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[LocationDto]:
+    ) -> Iterator[Location]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["LocationsController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateLocationDto,
+        body: CreateLocation,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> LocationDto:
+    ) -> Location:
         """Create a location
 
         ``POST /locations/`` (scopes: locations:write); operation ``LocationsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["LocationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2280,37 +2280,37 @@ class LocationsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> LocationDto:
+    ) -> Location:
         """Get a location
 
         ``GET /locations/{location_id}/`` (scopes: locations:read); operation ``LocationsController_get``."""
-        return self._client._json(OPERATIONS["LocationsController_get"], path={"location_id": location_id}, account_id=account_id, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_get"], path={"location_id": location_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
         location_id: str,
-        body: CreateLocationDto,
+        body: CreateLocation,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> LocationDto:
+    ) -> Location:
         """Replace a location
 
         ``PUT /locations/{location_id}/`` (scopes: locations:write); operation ``LocationsController_replace``."""
-        return self._client._json(OPERATIONS["LocationsController_replace"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_replace"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         location_id: str,
-        body: UpdateLocationDto,
+        body: UpdateLocation,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> LocationDto:
+    ) -> Location:
         """Update a location
 
         ``PATCH /locations/{location_id}/`` (scopes: locations:write); operation ``LocationsController_update``."""
-        return self._client._json(OPERATIONS["LocationsController_update"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Location", self._client._json(OPERATIONS["LocationsController_update"], path={"location_id": location_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2335,7 +2335,7 @@ class CarriersResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[CarrierDto]:
+    ) -> Page[Carrier]:
         """List carriers
 
         ``GET /carriers/`` (scopes: carriers:read); operation ``CarriersController_list``.
@@ -2349,24 +2349,24 @@ class CarriersResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[CarrierDto]:
+    ) -> Iterator[Carrier]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["CarriersController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateCarrierDto,
+        body: CreateCarrier,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> CarrierDto:
+    ) -> Carrier:
         """Create a carrier
 
         ``POST /carriers/`` (scopes: carriers:write); operation ``CarriersController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["CarriersController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2374,37 +2374,37 @@ class CarriersResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> CarrierDto:
+    ) -> Carrier:
         """Get a carrier
 
         ``GET /carriers/{carrier_id}/`` (scopes: carriers:read); operation ``CarriersController_get``."""
-        return self._client._json(OPERATIONS["CarriersController_get"], path={"carrier_id": carrier_id}, account_id=account_id, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_get"], path={"carrier_id": carrier_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
         carrier_id: str,
-        body: CreateCarrierDto,
+        body: CreateCarrier,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> CarrierDto:
+    ) -> Carrier:
         """Replace a carrier
 
         ``PUT /carriers/{carrier_id}/`` (scopes: carriers:write); operation ``CarriersController_replace``."""
-        return self._client._json(OPERATIONS["CarriersController_replace"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_replace"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         carrier_id: str,
-        body: UpdateCarrierDto,
+        body: UpdateCarrier,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> CarrierDto:
+    ) -> Carrier:
         """Update a carrier
 
         ``PATCH /carriers/{carrier_id}/`` (scopes: carriers:write); operation ``CarriersController_update``."""
-        return self._client._json(OPERATIONS["CarriersController_update"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Carrier", self._client._json(OPERATIONS["CarriersController_update"], path={"carrier_id": carrier_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2429,7 +2429,7 @@ class ReceiversResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[ReceiverDto]:
+    ) -> Page[Receiver]:
         """List receivers
 
         ``GET /receivers/`` (scopes: receivers:read); operation ``ReceiversController_list``.
@@ -2443,24 +2443,24 @@ class ReceiversResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[ReceiverDto]:
+    ) -> Iterator[Receiver]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["ReceiversController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateReceiverDto,
+        body: CreateReceiver,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ReceiverDto:
+    ) -> Receiver:
         """Create a receiver
 
         ``POST /receivers/`` (scopes: receivers:write); operation ``ReceiversController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["ReceiversController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2468,37 +2468,37 @@ class ReceiversResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ReceiverDto:
+    ) -> Receiver:
         """Get a receiver
 
         ``GET /receivers/{receiver_id}/`` (scopes: receivers:read); operation ``ReceiversController_get``."""
-        return self._client._json(OPERATIONS["ReceiversController_get"], path={"receiver_id": receiver_id}, account_id=account_id, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_get"], path={"receiver_id": receiver_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
         receiver_id: str,
-        body: CreateReceiverDto,
+        body: CreateReceiver,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ReceiverDto:
+    ) -> Receiver:
         """Replace a receiver
 
         ``PUT /receivers/{receiver_id}/`` (scopes: receivers:write); operation ``ReceiversController_replace``."""
-        return self._client._json(OPERATIONS["ReceiversController_replace"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_replace"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         receiver_id: str,
-        body: UpdateReceiverDto,
+        body: UpdateReceiver,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ReceiverDto:
+    ) -> Receiver:
         """Update a receiver
 
         ``PATCH /receivers/{receiver_id}/`` (scopes: receivers:write); operation ``ReceiversController_update``."""
-        return self._client._json(OPERATIONS["ReceiversController_update"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Receiver", self._client._json(OPERATIONS["ReceiversController_update"], path={"receiver_id": receiver_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2523,7 +2523,7 @@ class AlertPresetsResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[AlertPresetDto]:
+    ) -> Page[AlertPreset]:
         """List alert presets
 
         ``GET /alert-presets/`` (scopes: alert-presets:read); operation ``AlertPresetsController_list``.
@@ -2537,24 +2537,24 @@ class AlertPresetsResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[AlertPresetDto]:
+    ) -> Iterator[AlertPreset]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["AlertPresetsController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateAlertPresetDto,
+        body: CreateAlertPreset,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> AlertPresetDto:
+    ) -> AlertPreset:
         """Create an alert preset
 
         ``POST /alert-presets/`` (scopes: alert-presets:write); operation ``AlertPresetsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["AlertPresetsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2562,37 +2562,37 @@ class AlertPresetsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> AlertPresetDto:
+    ) -> AlertPreset:
         """Get an alert preset
 
         ``GET /alert-presets/{preset_id}/`` (scopes: alert-presets:read); operation ``AlertPresetsController_get``."""
-        return self._client._json(OPERATIONS["AlertPresetsController_get"], path={"preset_id": preset_id}, account_id=account_id, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_get"], path={"preset_id": preset_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
         preset_id: str,
-        body: CreateAlertPresetDto,
+        body: CreateAlertPreset,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> AlertPresetDto:
+    ) -> AlertPreset:
         """Replace an alert preset
 
         ``PUT /alert-presets/{preset_id}/`` (scopes: alert-presets:write); operation ``AlertPresetsController_replace``."""
-        return self._client._json(OPERATIONS["AlertPresetsController_replace"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_replace"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         preset_id: str,
-        body: UpdateAlertPresetDto,
+        body: UpdateAlertPreset,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> AlertPresetDto:
+    ) -> AlertPreset:
         """Update an alert preset
 
         ``PATCH /alert-presets/{preset_id}/`` (scopes: alert-presets:write); operation ``AlertPresetsController_update``."""
-        return self._client._json(OPERATIONS["AlertPresetsController_update"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("AlertPreset", self._client._json(OPERATIONS["AlertPresetsController_update"], path={"preset_id": preset_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2617,7 +2617,7 @@ class ShipmentTemplatesResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[ShipmentTemplateDto]:
+    ) -> Page[ShipmentTemplate]:
         """List shipment templates
 
         ``GET /shipment-templates/`` (scopes: shipment-templates:read); operation ``ShipmentTemplatesController_list``.
@@ -2631,24 +2631,24 @@ class ShipmentTemplatesResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[ShipmentTemplateDto]:
+    ) -> Iterator[ShipmentTemplate]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["ShipmentTemplatesController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateShipmentTemplateDto,
+        body: CreateShipmentTemplate,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentTemplateDto:
+    ) -> ShipmentTemplate:
         """Create a shipment template
 
         ``POST /shipment-templates/`` (scopes: shipment-templates:write); operation ``ShipmentTemplatesController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2656,37 +2656,37 @@ class ShipmentTemplatesResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentTemplateDto:
+    ) -> ShipmentTemplate:
         """Get a shipment template
 
         ``GET /shipment-templates/{template_id}/`` (scopes: shipment-templates:read); operation ``ShipmentTemplatesController_get``."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_get"], path={"template_id": template_id}, account_id=account_id, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_get"], path={"template_id": template_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
         template_id: str,
-        body: CreateShipmentTemplateDto,
+        body: CreateShipmentTemplate,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentTemplateDto:
+    ) -> ShipmentTemplate:
         """Replace a shipment template
 
         ``PUT /shipment-templates/{template_id}/`` (scopes: shipment-templates:write); operation ``ShipmentTemplatesController_replace``."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_replace"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_replace"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         template_id: str,
-        body: UpdateShipmentTemplateDto,
+        body: UpdateShipmentTemplate,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentTemplateDto:
+    ) -> ShipmentTemplate:
         """Update a shipment template
 
         ``PATCH /shipment-templates/{template_id}/`` (scopes: shipment-templates:write); operation ``ShipmentTemplatesController_update``."""
-        return self._client._json(OPERATIONS["ShipmentTemplatesController_update"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("ShipmentTemplate", self._client._json(OPERATIONS["ShipmentTemplatesController_update"], path={"template_id": template_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2711,7 +2711,7 @@ class DevicesResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[DeviceDto]:
+    ) -> Page[Device]:
         """List the tenant’s approved, non-deleted devices
 
         ``GET /devices/`` (scopes: devices:read); operation ``DevicesController_list``.
@@ -2725,7 +2725,7 @@ class DevicesResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[DeviceDto]:
+    ) -> Iterator[Device]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["DevicesController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
@@ -2735,37 +2735,37 @@ class DevicesResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> DeviceDto:
+    ) -> Device:
         """Device detail (safe operational view, with its settings)
 
         ``GET /devices/{device_id}/`` (scopes: devices:read); operation ``DevicesController_get``."""
-        return self._client._json(OPERATIONS["DevicesController_get"], path={"device_id": device_id}, account_id=account_id, timeout=timeout)
+        return cast("Device", self._client._json(OPERATIONS["DevicesController_get"], path={"device_id": device_id}, account_id=account_id, timeout=timeout))
 
     def update_label(
         self,
         device_id: str,
-        body: UpdateDeviceLabelDto,
+        body: UpdateDeviceLabel,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> DeviceDto:
+    ) -> Device:
         """Change the customer-visible label
 
         ``PATCH /devices/{device_id}/label/`` (scopes: devices:read, devices:label:write); operation ``DevicesController_updateLabel``."""
-        return self._client._json(OPERATIONS["DevicesController_updateLabel"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Device", self._client._json(OPERATIONS["DevicesController_updateLabel"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout))
 
     def update_settings(
         self,
         device_id: str,
-        body: UpdateDeviceSettingsDto,
+        body: UpdateDeviceSettings,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> DeviceDto:
+    ) -> Device:
         """Update intervals, sensor usage, thresholds and alert preset
 
         ``PATCH /devices/{device_id}/settings/`` (scopes: devices:read, devices:settings:write); operation ``DevicesController_updateSettings``."""
-        return self._client._json(OPERATIONS["DevicesController_updateSettings"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Device", self._client._json(OPERATIONS["DevicesController_updateSettings"], path={"device_id": device_id}, body=body, account_id=account_id, timeout=timeout))
 
     def get_status(
         self,
@@ -2773,11 +2773,11 @@ class DevicesResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> DeviceStatusDto:
+    ) -> DeviceStatus:
         """Connectivity, battery and last location
 
         ``GET /devices/{device_id}/status/`` (scopes: devices:read); operation ``DevicesController_status``."""
-        return self._client._json(OPERATIONS["DevicesController_status"], path={"device_id": device_id}, account_id=account_id, timeout=timeout)
+        return cast("DeviceStatus", self._client._json(OPERATIONS["DevicesController_status"], path={"device_id": device_id}, account_id=account_id, timeout=timeout))
 
     def list_maintenance(
         self,
@@ -2787,7 +2787,7 @@ class DevicesResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[MaintenanceRecordDto]:
+    ) -> Page[MaintenanceRecord]:
         """Maintenance, fault, repair and calibration records (no cost fields)
 
         ``GET /devices/{device_id}/maintenance/`` (scopes: maintenance:read); operation ``DevicesController_maintenance``.
@@ -2802,7 +2802,7 @@ class DevicesResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[MaintenanceRecordDto]:
+    ) -> Iterator[MaintenanceRecord]:
         """Every record of ``list_maintenance``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["DevicesController_maintenance"], path={"device_id": device_id}, query={"limit": limit}, account_id=account_id, timeout=timeout)
 
@@ -2812,11 +2812,11 @@ class DevicesResource(Resource):
         *,
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
-        resolved: Optional[Union[bool, Literal["true", "false"]]] = None,
+        resolved: Optional[bool] = None,
         severity: Optional[Literal["INFO", "WARNING", "CRITICAL"]] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[AlarmDto]:
+    ) -> Page[Alarm]:
         """Alarms of the device’s current lifecycle, newest first
 
         ``GET /devices/{device_id}/alarms/`` (scopes: alarms:read); operation ``DeviceAlarmsController_list``.
@@ -2829,11 +2829,11 @@ class DevicesResource(Resource):
         device_id: str,
         *,
         limit: Optional[int] = None,
-        resolved: Optional[Union[bool, Literal["true", "false"]]] = None,
+        resolved: Optional[bool] = None,
         severity: Optional[Literal["INFO", "WARNING", "CRITICAL"]] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[AlarmDto]:
+    ) -> Iterator[Alarm]:
         """Every record of ``list_alarms``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["DeviceAlarmsController_list"], path={"device_id": device_id}, query={"limit": limit, "resolved": resolved, "severity": severity}, account_id=account_id, timeout=timeout)
 
@@ -2841,18 +2841,48 @@ class DevicesResource(Resource):
 class TelemetryResource(Resource):
     """``GET /devices/{device_id}/telemetry/``."""
 
+    @overload
     def list(
         self,
         device_id: str,
         *,
-        limit: Optional[float] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        bucket: None = None,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[TelemetryPoint]:
+        ...
+
+    @overload
+    def list(
+        self,
+        device_id: str,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        bucket: Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[TelemetryBucket]:
+        ...
+
+    def list(
+        self,
+        device_id: str,
+        *,
+        limit: Optional[int] = None,
         cursor: Optional[str] = None,
         from_: Optional[Union[str, datetime]] = None,
         to: Optional[Union[str, datetime]] = None,
         bucket: Optional[Literal["1m", "5m", "15m", "1h", "6h", "1d"]] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[Union[TelemetryPointDto, TelemetryBucketDto]]:
+    ) -> Page[Any]:
         """Measurements of the device in [from, to)
 
         ``GET /devices/{device_id}/telemetry/`` (scopes: telemetry:read); operation ``TelemetryController_list``.
@@ -2860,17 +2890,45 @@ class TelemetryResource(Resource):
         Returns one page; ``.auto_paging_iter()`` (or the ``iter_*`` twin of this method) follows ``links.next``."""
         return self._client._page(OPERATIONS["TelemetryController_list"], path={"device_id": device_id}, query={"limit": limit, "cursor": cursor, "from": from_, "to": to, "bucket": bucket}, account_id=account_id, timeout=timeout)
 
+    @overload
     def iter_all(
         self,
         device_id: str,
         *,
-        limit: Optional[float] = None,
+        limit: Optional[int] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        bucket: None = None,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[TelemetryPoint]:
+        ...
+
+    @overload
+    def iter_all(
+        self,
+        device_id: str,
+        *,
+        limit: Optional[int] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        bucket: Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[TelemetryBucket]:
+        ...
+
+    def iter_all(
+        self,
+        device_id: str,
+        *,
+        limit: Optional[int] = None,
         from_: Optional[Union[str, datetime]] = None,
         to: Optional[Union[str, datetime]] = None,
         bucket: Optional[Literal["1m", "5m", "15m", "1h", "6h", "1d"]] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[Union[TelemetryPointDto, TelemetryBucketDto]]:
+    ) -> Iterator[Any]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["TelemetryController_list"], path={"device_id": device_id}, query={"limit": limit, "from": from_, "to": to, "bucket": bucket}, account_id=account_id, timeout=timeout)
 
@@ -2887,7 +2945,7 @@ class ShipmentsResource(Resource):
         search: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[ShipmentListItemDto]:
+    ) -> Page[ShipmentListItem]:
         """List shipments, newest first
 
         ``GET /shipments/`` (scopes: shipments:read); operation ``ShipmentsController_list``.
@@ -2903,24 +2961,24 @@ class ShipmentsResource(Resource):
         search: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[ShipmentListItemDto]:
+    ) -> Iterator[ShipmentListItem]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["ShipmentsController_list"], query={"limit": limit, "status": status, "search": search}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateShipmentDto,
+        body: CreateShipment,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentDto:
+    ) -> Shipment:
         """Create a shipment (immediately active)
 
         ``POST /shipments/create/`` (scopes: shipments:write); operation ``ShipmentsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["ShipmentsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def get(
         self,
@@ -2928,24 +2986,24 @@ class ShipmentsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentDto:
+    ) -> Shipment:
         """Shipment detail
 
         ``GET /shipments/{shipment_id}/`` (scopes: shipments:read); operation ``ShipmentsController_get``."""
-        return self._client._json(OPERATIONS["ShipmentsController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout))
 
     def replace(
         self,
         shipment_id: int,
-        body: ReplaceShipmentDto,
+        body: ReplaceShipment,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentDto:
+    ) -> Shipment:
         """Update an active shipment
 
         ``PUT /shipments/{shipment_id}/`` (scopes: shipments:write); operation ``ShipmentsController_replace``."""
-        return self._client._json(OPERATIONS["ShipmentsController_replace"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_replace"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout))
 
     def delete(
         self,
@@ -2965,11 +3023,11 @@ class ShipmentsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShipmentDto:
+    ) -> Shipment:
         """Complete a shipment
 
         ``POST /shipments/{shipment_id}/complete/`` (scopes: shipments:complete); operation ``ShipmentsController_complete``."""
-        return self._client._json(OPERATIONS["ShipmentsController_complete"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
+        return cast("Shipment", self._client._json(OPERATIONS["ShipmentsController_complete"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout))
 
     def get_share(
         self,
@@ -2977,24 +3035,24 @@ class ShipmentsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShareDto:
+    ) -> Share:
         """Sharing status of the shipment
 
         ``GET /shipments/{shipment_id}/share/`` (scopes: shipments:read, shipments:share); operation ``ShareController_get``."""
-        return self._client._json(OPERATIONS["ShareController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
+        return cast("Share", self._client._json(OPERATIONS["ShareController_get"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout))
 
     def share(
         self,
         shipment_id: int,
-        body: PutShareDto,
+        body: PutShare,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ShareDto:
+    ) -> Share:
         """Create or refresh the share link
 
         ``PUT /shipments/{shipment_id}/share/`` (scopes: shipments:share); operation ``ShareController_put``."""
-        return self._client._json(OPERATIONS["ShareController_put"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Share", self._client._json(OPERATIONS["ShareController_put"], path={"shipment_id": shipment_id}, body=body, account_id=account_id, timeout=timeout))
 
     def revoke_share(
         self,
@@ -3008,11 +3066,43 @@ class ShipmentsResource(Resource):
         ``DELETE /shipments/{shipment_id}/share/`` (scopes: shipments:share); operation ``ShareController_revoke``."""
         return self._client._empty(OPERATIONS["ShareController_revoke"], path={"shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
 
+    @overload
     def list_tracking(
         self,
         shipment_id: int,
         *,
-        limit: Optional[float] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        bucket: None = None,
+        device_id: Optional[str] = None,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[TrackingPoint]:
+        ...
+
+    @overload
+    def list_tracking(
+        self,
+        shipment_id: int,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        device_id: Optional[str] = None,
+        bucket: Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[TelemetryBucket]:
+        ...
+
+    def list_tracking(
+        self,
+        shipment_id: int,
+        *,
+        limit: Optional[int] = None,
         cursor: Optional[str] = None,
         from_: Optional[Union[str, datetime]] = None,
         to: Optional[Union[str, datetime]] = None,
@@ -3020,7 +3110,7 @@ class ShipmentsResource(Resource):
         device_id: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[Union[TrackingPointDto, TelemetryBucketDto]]:
+    ) -> Page[Any]:
         """Telemetry of the shipment’s devices within the shipment window
 
         ``GET /shipments/{shipment_id}/tracking/`` (scopes: shipments:tracking:read); operation ``TrackingController_list``.
@@ -3028,18 +3118,48 @@ class ShipmentsResource(Resource):
         Returns one page; ``.auto_paging_iter()`` (or the ``iter_*`` twin of this method) follows ``links.next``."""
         return self._client._page(OPERATIONS["TrackingController_list"], path={"shipment_id": shipment_id}, query={"limit": limit, "cursor": cursor, "from": from_, "to": to, "bucket": bucket, "device_id": device_id}, account_id=account_id, timeout=timeout)
 
+    @overload
     def iter_tracking(
         self,
         shipment_id: int,
         *,
-        limit: Optional[float] = None,
+        limit: Optional[int] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        bucket: None = None,
+        device_id: Optional[str] = None,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[TrackingPoint]:
+        ...
+
+    @overload
+    def iter_tracking(
+        self,
+        shipment_id: int,
+        *,
+        limit: Optional[int] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        to: Optional[Union[str, datetime]] = None,
+        device_id: Optional[str] = None,
+        bucket: Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[TelemetryBucket]:
+        ...
+
+    def iter_tracking(
+        self,
+        shipment_id: int,
+        *,
+        limit: Optional[int] = None,
         from_: Optional[Union[str, datetime]] = None,
         to: Optional[Union[str, datetime]] = None,
         bucket: Optional[Literal["1m", "5m", "15m", "1h", "6h", "1d"]] = None,
         device_id: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[Union[TrackingPointDto, TelemetryBucketDto]]:
+    ) -> Iterator[Any]:
         """Every record of ``list_tracking``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["TrackingController_list"], path={"shipment_id": shipment_id}, query={"limit": limit, "from": from_, "to": to, "bucket": bucket, "device_id": device_id}, account_id=account_id, timeout=timeout)
 
@@ -3052,13 +3172,13 @@ class AlarmsResource(Resource):
         *,
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
-        resolved: Optional[Union[bool, Literal["true", "false"]]] = None,
+        resolved: Optional[bool] = None,
         severity: Optional[Literal["INFO", "WARNING", "CRITICAL"]] = None,
         device_id: Optional[str] = None,
         shipment_id: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[AlarmDto]:
+    ) -> Page[Alarm]:
         """List the tenant’s alarms, newest first
 
         ``GET /alarms/`` (scopes: alarms:read); operation ``AlarmsController_list``.
@@ -3070,13 +3190,13 @@ class AlarmsResource(Resource):
         self,
         *,
         limit: Optional[int] = None,
-        resolved: Optional[Union[bool, Literal["true", "false"]]] = None,
+        resolved: Optional[bool] = None,
         severity: Optional[Literal["INFO", "WARNING", "CRITICAL"]] = None,
         device_id: Optional[str] = None,
         shipment_id: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[AlarmDto]:
+    ) -> Iterator[Alarm]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["AlarmsController_list"], query={"limit": limit, "resolved": resolved, "severity": severity, "device_id": device_id, "shipment_id": shipment_id}, account_id=account_id, timeout=timeout)
 
@@ -3086,24 +3206,24 @@ class AlarmsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> AlarmDto:
+    ) -> Alarm:
         """Alarm detail
 
         ``GET /alarms/{alarm_id}/`` (scopes: alarms:read); operation ``AlarmsController_get``."""
-        return self._client._json(OPERATIONS["AlarmsController_get"], path={"alarm_id": alarm_id}, account_id=account_id, timeout=timeout)
+        return cast("Alarm", self._client._json(OPERATIONS["AlarmsController_get"], path={"alarm_id": alarm_id}, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         alarm_id: str,
-        body: UpdateAlarmDto,
+        body: UpdateAlarm,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> AlarmDto:
+    ) -> Alarm:
         """Resolve an alarm
 
         ``PATCH /alarms/{alarm_id}/`` (scopes: alarms:write); operation ``AlarmsController_update``."""
-        return self._client._json(OPERATIONS["AlarmsController_update"], path={"alarm_id": alarm_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("Alarm", self._client._json(OPERATIONS["AlarmsController_update"], path={"alarm_id": alarm_id}, body=body, account_id=account_id, timeout=timeout))
 
 
 class ReportsResource(Resource):
@@ -3119,7 +3239,7 @@ class ReportsResource(Resource):
         device_id: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[ReportDto]:
+    ) -> Page[Report]:
         """List generated device and shipment reports, newest first
 
         ``GET /reports/`` (scopes: reports:read); operation ``ReportsController_list``.
@@ -3136,7 +3256,7 @@ class ReportsResource(Resource):
         device_id: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[ReportDto]:
+    ) -> Iterator[Report]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["ReportsController_list"], query={"limit": limit, "subject_type": subject_type, "shipment_id": shipment_id, "device_id": device_id}, account_id=account_id, timeout=timeout)
 
@@ -3146,11 +3266,11 @@ class ReportsResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> ReportDto:
+    ) -> Report:
         """Report metadata: name, content type, size, SHA-256, period, subject
 
         ``GET /reports/{report_id}/`` (scopes: reports:read); operation ``ReportsController_get``."""
-        return self._client._json(OPERATIONS["ReportsController_get"], path={"report_id": report_id}, account_id=account_id, timeout=timeout)
+        return cast("Report", self._client._json(OPERATIONS["ReportsController_get"], path={"report_id": report_id}, account_id=account_id, timeout=timeout))
 
     def download(
         self,
@@ -3178,7 +3298,7 @@ class UsersResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[UserDto]:
+    ) -> Page[User]:
         """List the customer users of the account
 
         ``GET /users/`` (scopes: users:read); operation ``UsersController_list``.
@@ -3192,7 +3312,7 @@ class UsersResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[UserDto]:
+    ) -> Iterator[User]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["UsersController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
@@ -3202,24 +3322,24 @@ class UsersResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> UserDto:
+    ) -> User:
         """Get a customer user
 
         ``GET /users/{user_id}/`` (scopes: users:read); operation ``UsersController_get``."""
-        return self._client._json(OPERATIONS["UsersController_get"], path={"user_id": user_id}, account_id=account_id, timeout=timeout)
+        return cast("User", self._client._json(OPERATIONS["UsersController_get"], path={"user_id": user_id}, account_id=account_id, timeout=timeout))
 
     def update(
         self,
         user_id: str,
-        body: UpdateUserDto,
+        body: UpdateUser,
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> UserDto:
+    ) -> User:
         """Update a user’s profile or role
 
         ``PATCH /users/{user_id}/`` (scopes: users:write); operation ``UsersController_update``."""
-        return self._client._json(OPERATIONS["UsersController_update"], path={"user_id": user_id}, body=body, account_id=account_id, timeout=timeout)
+        return cast("User", self._client._json(OPERATIONS["UsersController_update"], path={"user_id": user_id}, body=body, account_id=account_id, timeout=timeout))
 
     def deactivate(
         self,
@@ -3242,7 +3362,7 @@ class RolesResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[RoleDto]:
+    ) -> Page[Role]:
         """List the roles a user can have
 
         ``GET /roles/`` (scopes: users:read); operation ``RolesController_list``.
@@ -3255,7 +3375,7 @@ class RolesResource(Resource):
         *,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[RoleDto]:
+    ) -> Iterator[Role]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["RolesController_list"], account_id=account_id, timeout=timeout)
 
@@ -3270,7 +3390,7 @@ class InvitationsResource(Resource):
         cursor: Optional[str] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Page[InvitationDto]:
+    ) -> Page[Invitation]:
         """List invitations
 
         ``GET /user-invitations/`` (scopes: users:read); operation ``InvitationsController_list``.
@@ -3284,24 +3404,24 @@ class InvitationsResource(Resource):
         limit: Optional[int] = None,
         account_id: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> Iterator[InvitationDto]:
+    ) -> Iterator[Invitation]:
         """Every record of ``list``, page after page (follows ``links.next``)."""
         return self._client._iter(OPERATIONS["InvitationsController_list"], query={"limit": limit}, account_id=account_id, timeout=timeout)
 
     def create(
         self,
-        body: CreateInvitationDto,
+        body: CreateInvitation,
         *,
         account_id: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> InvitationDto:
+    ) -> Invitation:
         """Invite a user
 
         ``POST /user-invitations/`` (scopes: users:invite); operation ``InvitationsController_create``.
 
         An ``Idempotency-Key`` is generated unless given, and reused on the client's own retries."""
-        return self._client._json(OPERATIONS["InvitationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout)
+        return cast("Invitation", self._client._json(OPERATIONS["InvitationsController_create"], body=body, account_id=account_id, idempotency_key=idempotency_key, timeout=timeout))
 
     def revoke(
         self,
@@ -3327,7 +3447,7 @@ class MetaResource(Resource):
         """API index: links to every collection, the schema and the documentation
 
         ``GET /``; operation ``ApiIndexController_index``."""
-        return self._client._json(OPERATIONS["ApiIndexController_index"], timeout=timeout)
+        return cast("Dict[str, Any]", self._client._json(OPERATIONS["ApiIndexController_index"], timeout=timeout))
 
     def schema(
         self,
@@ -3348,7 +3468,7 @@ class OauthResource(Resource):
         self,
         *,
         timeout: Optional[float] = None,
-    ) -> TokenResponseDto:
+    ) -> TokenResponse:
         """Exchange client credentials for an access token
 
         ``POST /oauth/token/``; operation ``TokenController_token``.
@@ -3398,3 +3518,80 @@ class GeneratedResources:
 
 RESOURCES = ("accounts", "locations", "carriers", "receivers", "alert_presets", "shipment_templates", "devices", "telemetry", "shipments", "alarms", "reports", "users", "roles", "invitations", "meta", "oauth")
 """Attribute names of the resource groups on the client."""
+
+
+__all__ = [
+    "TokenRequest",
+    "TokenResponse",
+    "OAuthError",
+    "Subscription",
+    "Account",
+    "PageLinks",
+    "UpdateAccount",
+    "GeoPoint",
+    "CircleGeofence",
+    "GeoJsonPolygon",
+    "PolygonGeofence",
+    "EntryAutomation",
+    "ExitAutomation",
+    "Automation",
+    "Location",
+    "CreateLocation",
+    "UpdateLocation",
+    "Carrier",
+    "CreateCarrier",
+    "UpdateCarrier",
+    "DeliveryParty",
+    "Receiver",
+    "CreateReceiver",
+    "UpdateReceiver",
+    "AlertPreset",
+    "CreateAlertPreset",
+    "UpdateAlertPreset",
+    "TransportLeg",
+    "ShipmentTemplate",
+    "CreateShipmentTemplate",
+    "UpdateShipmentTemplate",
+    "User",
+    "UpdateUser",
+    "Role",
+    "Invitation",
+    "CreateInvitation",
+    "Sensors",
+    "Thresholds",
+    "DeviceSettings",
+    "Device",
+    "UpdateDeviceLabel",
+    "UpdateSensors",
+    "UpdateThresholds",
+    "UpdateDeviceSettings",
+    "BatteryStatus",
+    "LocationStatus",
+    "DeviceStatus",
+    "MaintenanceRecord",
+    "TelemetryPoint",
+    "MeasurementStats",
+    "TelemetryBucket",
+    "Alarm",
+    "UpdateAlarm",
+    "NamedRef",
+    "ShipmentListItem",
+    "ShipmentLegInput",
+    "CreateShipment",
+    "ShipmentLeg",
+    "ShipmentDevice",
+    "VesselPosition",
+    "TemperatureSummary",
+    "ShipmentSummary",
+    "ShipmentEvent",
+    "Shipment",
+    "ReplaceShipment",
+    "Share",
+    "PutShare",
+    "TrackingPoint",
+    "ShipmentSubject",
+    "DeviceSubject",
+    "Report",
+    "ProblemDetails",
+]
+"""The TypedDict of every schema (re-exported by ``coldchain_client``)."""

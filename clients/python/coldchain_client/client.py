@@ -24,21 +24,24 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Named
 
 from . import errors
 from ._base import Destination, DownloadResult, Operation, Page, _drop_none
-from ._generated import BASE_PATH, OPERATIONS, GeneratedResources, TokenResponseDto
+from ._generated import BASE_PATH, OPERATIONS, GeneratedResources, TokenResponse
 from ._version import __version__
 
-__all__ = ["ColdchainClient", "ResponseInfo"]
+__all__ = ["ColdchainClient", "ResponseInfo", "ApiObject", "ApiList", "response_of"]
 
 logger = logging.getLogger("coldchain_client")
 
-_RETRY_STATUSES = (429, 503)
+#: Answers saying the request was not carried out: retried for every request (clients/README.md).
+_RETRY_ALWAYS = (429, 503)
+#: A gateway's answers: the request may have reached the service, so only what is safe to repeat is retried.
+_RETRY_IF_REPEATABLE = (502, 504)
 _IDEMPOTENT_METHODS = ("GET", "HEAD", "PUT", "DELETE", "OPTIONS")
 _CHUNK = 64 * 1024
 _UNSET: Any = object()
 
 
 class ResponseInfo(NamedTuple):
-    """Status and headers of the last successful response (``client.last_response``, per thread)."""
+    """Status and headers of a successful response: ``result.last_response`` (or ``response_of(result)``)."""
 
     status: int
     headers: Dict[str, str]
@@ -46,6 +49,59 @@ class ResponseInfo(NamedTuple):
     request_id: Optional[str]
     #: ``Idempotent-Replayed: true``: a create answered from the stored first response.
     idempotent_replayed: bool
+    #: The ``Idempotency-Key`` a create was sent with (generated unless given).
+    idempotency_key: Optional[str] = None
+    #: ``RateLimit`` (IETF draft), e.g. ``"per-credential";r=118;t=42``.
+    rate_limit: Optional[str] = None
+    #: ``RateLimit-Policy``, e.g. ``"per-credential";q=120;w=60``.
+    rate_limit_policy: Optional[str] = None
+    #: Requests left in the window (``r=`` of ``RateLimit``).
+    rate_limit_remaining: Optional[int] = None
+    #: Seconds until the window resets (``t=`` of ``RateLimit``).
+    rate_limit_reset: Optional[int] = None
+
+
+class ApiObject(Dict[str, Any]):
+    """A JSON object the service answered: a plain ``dict`` with the response under ``last_response``."""
+
+    last_response: Optional[ResponseInfo] = None
+
+
+class ApiList(List[Any]):
+    """A JSON array the service answered, with the response under ``last_response``."""
+
+    last_response: Optional[ResponseInfo] = None
+
+
+def response_of(result: Any) -> ResponseInfo:
+    """The response a result came from (request id, ``Idempotent-Replayed``, rate limit, status).
+
+    Works on what every method returns: a record (``dict``), a :class:`Page`, a :class:`DownloadResult`.
+    """
+    info = getattr(result, "last_response", None)
+    if not isinstance(info, ResponseInfo):
+        raise TypeError(f"{type(result).__name__} does not carry a response")
+    return info
+
+
+class _Secret:
+    """Holds the client secret out of ``vars(client)``, ``repr`` and pickles of the client."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<client secret [redacted]>"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> Any:
+        raise TypeError("the client secret is not picklable")
 
 
 class _Token:
@@ -84,6 +140,7 @@ class _Raw(NamedTuple):
     status: int
     headers: Dict[str, str]
     body: bytes
+    info: Optional[ResponseInfo] = None
 
 
 class ColdchainClient(GeneratedResources):
@@ -133,7 +190,8 @@ class ColdchainClient(GeneratedResources):
             base += BASE_PATH
         self.base_url = base
         self.client_id = client_id
-        self.__secret = client_secret
+        # Not a plain attribute: vars(client) and repr show only "<client secret [redacted]>".
+        self._secret = _Secret(client_secret)
         self.scopes: Optional[List[str]] = list(scopes) if scopes else None
         self.account_id = account_id
         self.timeout = float(timeout)
@@ -142,7 +200,9 @@ class ColdchainClient(GeneratedResources):
         self.backoff_base = float(backoff_base)
         self.backoff_max = float(backoff_max)
         self.token_refresh_margin = float(token_refresh_margin)
-        self.user_agent = user_agent or f"coldchain-client-python/{__version__} Python/{platform.python_version()}"
+        #: The SDK's own product token first, yours appended (as in every client of this family).
+        self.user_agent = f"coldchain-client-python/{__version__} Python/{platform.python_version()}" + (f" {user_agent}" if user_agent else "")
+        self._user_agent_option = user_agent
         self._tokens = _TokenCache()
         self._local = threading.local()
         self._opener = urllib.request.build_opener(_NoRedirect())
@@ -162,7 +222,10 @@ class ColdchainClient(GeneratedResources):
 
     @property
     def last_response(self) -> Optional[ResponseInfo]:
-        """Status, headers and request id of this thread's last successful call."""
+        """Status, headers and request id of this thread's last successful call.
+
+        Prefer ``result.last_response`` (or :func:`response_of`): every result carries its own response.
+        """
         return getattr(self._local, "response", None)
 
     def __repr__(self) -> str:
@@ -174,7 +237,8 @@ class ColdchainClient(GeneratedResources):
 
     def _redact(self, text: str) -> str:
         """Removes the secret and any token from text that may reach a message or a log line."""
-        secrets = [self.__secret, urllib.parse.quote_plus(self.__secret)]
+        secret = self._secret.reveal()
+        secrets = [secret, urllib.parse.quote_plus(secret)]
         token = self._tokens.token
         if token is not None:
             secrets.append(token.value)
@@ -202,7 +266,7 @@ class ColdchainClient(GeneratedResources):
         form = {"grant_type": "client_credentials"}
         if self.scopes:
             form["scope"] = " ".join(self.scopes)
-        basic = f"{urllib.parse.quote_plus(self.client_id)}:{urllib.parse.quote_plus(self.__secret)}"
+        basic = f"{urllib.parse.quote_plus(self.client_id)}:{urllib.parse.quote_plus(self._secret.reveal())}"
         headers = {
             "Authorization": "Basic " + base64.b64encode(basic.encode("utf-8")).decode("ascii"),
             "Content-Type": "application/x-www-form-urlencoded",
@@ -219,7 +283,7 @@ class ColdchainClient(GeneratedResources):
         logger.debug("access token obtained (expires in %ss)", int(lifetime))
         return token
 
-    def _token(self, op: Operation, *, timeout: Optional[float] = None, **_: Any) -> TokenResponseDto:
+    def _token(self, op: Operation, *, timeout: Optional[float] = None, **_: Any) -> TokenResponse:
         with self._tokens.lock:
             token = self._exchange(timeout)
         remaining = max(0, int(round(token.expires_at - time.monotonic())))
@@ -313,7 +377,13 @@ class ColdchainClient(GeneratedResources):
                     self._invalidate(token_value)
                     continue
                 failure = self._api_error(raw, op.method, display_path, token_exchange)
-                if raw.status not in _RETRY_STATUSES:
+                repeatable = op.method in _IDEMPOTENT_METHODS or "Idempotency-Key" in headers or token_exchange
+                retryable = (
+                    raw.status in _RETRY_ALWAYS
+                    or (raw.status in _RETRY_IF_REPEATABLE and repeatable)
+                    or (raw.status == 409 and failure.code == "idempotency_request_in_progress")
+                )
+                if not retryable:
                     raise failure from None
                 wait = _retry_after(raw.headers.get("retry-after"))
             except (urllib.error.URLError, http.client.HTTPException, OSError) as error:
@@ -328,15 +398,10 @@ class ColdchainClient(GeneratedResources):
                 if not safe:
                     raise failure from None
             else:
-                info = ResponseInfo(
-                    response.status,
-                    _header_dict(response.headers),
-                    response.headers.get("X-Request-ID"),
-                    (response.headers.get("Idempotent-Replayed") or "").lower() == "true",
-                )
+                info = _response_info(response.status, _header_dict(response.headers), headers.get("Idempotency-Key"))
                 self._local.response = info
                 logger.debug("%s %s -> %s (request id %s)", op.method, display_path, info.status, info.request_id)
-                return response if stream else _Raw(response.status, info.headers, body)
+                return response if stream else _Raw(response.status, info.headers, body, info)
 
             # a retryable failure
             delay = self._backoff(retries) if wait is None else wait
@@ -363,7 +428,7 @@ class ColdchainClient(GeneratedResources):
                 body = None
         request_id = raw.headers.get("x-request-id")
         cls = errors.error_class(raw.status)
-        common = dict(request_id=request_id, method=method, path=path, headers=raw.headers)
+        common: Dict[str, Any] = dict(request_id=request_id, method=method, path=path, headers=raw.headers)
         if isinstance(body, dict) and "error" in body and "code" not in body:
             # RFC 6749 §5.2 answer of the token exchange
             code = str(body.get("error"))
@@ -407,7 +472,7 @@ class ColdchainClient(GeneratedResources):
 
     def _json(self, op: Operation, **kwargs: Any) -> Any:
         raw = self._call(op, **kwargs)
-        return json.loads(raw.body.decode("utf-8")) if raw.body else None
+        return _with_response(json.loads(raw.body.decode("utf-8")), raw.info) if raw.body else None
 
     def _empty(self, op: Operation, **kwargs: Any) -> None:
         self._call(op, **kwargs)
@@ -416,7 +481,7 @@ class ColdchainClient(GeneratedResources):
     def _any(self, op: Operation, **kwargs: Any) -> Any:
         raw = self._call(op, **kwargs)
         if "json" in raw.headers.get("content-type", ""):
-            return json.loads(raw.body.decode("utf-8"))
+            return _with_response(json.loads(raw.body.decode("utf-8")), raw.info)
         return raw.body.decode("utf-8")
 
     def _page(self, op: Operation, **kwargs: Any) -> Page[Any]:
@@ -428,7 +493,9 @@ class ColdchainClient(GeneratedResources):
             return self._page(op, url=url, account_id=account_id, timeout=timeout)
 
         links = body.get("links") or {}
-        return Page(list(body.get("data") or []), links.get("next"), fetch_next)
+        page: Page[Any] = Page(list(body.get("data") or []), links.get("next"), fetch_next)
+        page.last_response = getattr(body, "last_response", None)
+        return page
 
     def _iter(self, op: Operation, **kwargs: Any) -> Iterator[Any]:
         """Lazy: the first page is requested when iteration starts."""
@@ -459,6 +526,9 @@ class ColdchainClient(GeneratedResources):
                     sink.write(chunk)
                     digest.update(chunk)
                     written += len(chunk)
+            except (socket.timeout, TimeoutError):
+                # the socket timeout bounds every read: a body that stalls fails, it never hangs
+                raise errors.ApiTimeoutError(f"download stalled after {written} bytes (no data for {_timeout_of(kwargs, self.timeout)} s)", method=op.method, path=urllib.parse.urlsplit(response.url).path) from None
             except (OSError, http.client.HTTPException) as error:
                 raise errors.DownloadError(f"download interrupted after {written} bytes: {error}") from None
             finally:
@@ -478,10 +548,44 @@ class ColdchainClient(GeneratedResources):
             response.close()
             if partial is not None and os.path.exists(partial):
                 os.remove(partial)
-        return DownloadResult(target_path, written, response.headers.get("Content-Type"), filename, sha256, request_id)
+        info = _response_info(response.status, _header_dict(response.headers), None)
+        return DownloadResult(target_path, written, response.headers.get("Content-Type"), filename, sha256, request_id, info)
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _timeout_of(kwargs: Mapping[str, Any], default: float) -> float:
+    return float(kwargs.get("timeout") or default)
+
+
+def _response_info(status: int, headers: Dict[str, str], idempotency_key: Optional[str]) -> ResponseInfo:
+    rate_limit = headers.get("ratelimit")
+    remaining = re.search(r"(?:^|;)\s*r=(\d+)", rate_limit or "")
+    reset = re.search(r"(?:^|;)\s*t=(\d+)", rate_limit or "")
+    return ResponseInfo(
+        status,
+        headers,
+        headers.get("x-request-id"),
+        (headers.get("idempotent-replayed") or "").lower() == "true",
+        idempotency_key,
+        rate_limit,
+        headers.get("ratelimit-policy"),
+        int(remaining.group(1)) if remaining else None,
+        int(reset.group(1)) if reset else None,
+    )
+
+
+def _with_response(value: Any, info: Optional[ResponseInfo]) -> Any:
+    """The parsed body as an :class:`ApiObject` / :class:`ApiList` carrying its response."""
+    if isinstance(value, dict):
+        result: Any = ApiObject(value)
+    elif isinstance(value, list):
+        result = ApiList(value)
+    else:
+        return value
+    result.last_response = info
+    return result
 
 
 def _query_pairs(values: Mapping[str, Any]) -> List[Any]:

@@ -7,7 +7,7 @@ carrying the RFC 9457 problem details (``status``, ``code``, ``title``, ``detail
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Type
 
 __all__ = [
     "ColdchainError",
@@ -154,7 +154,7 @@ class ServiceUnavailableError(InternalServerError):
     """503, once the client's own retries are spent."""
 
 
-_BY_STATUS = {
+_BY_STATUS: Dict[int, Type[ApiError]] = {
     400: BadRequestError,
     401: AuthenticationError,
     403: PermissionDeniedError,
@@ -166,7 +166,7 @@ _BY_STATUS = {
 }
 
 
-def error_class(status: int) -> type:
+def error_class(status: int) -> Type[ApiError]:
     if status in _BY_STATUS:
         return _BY_STATUS[status]
     return InternalServerError if status >= 500 else ApiError

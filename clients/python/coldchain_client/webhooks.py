@@ -21,9 +21,9 @@ import hashlib
 import hmac
 import json
 import time
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union, cast
 
-from ._generated import AlarmDto, ShipmentDto
+from ._generated import Alarm, Shipment
 from .errors import ColdchainError
 
 __all__ = [
@@ -60,14 +60,14 @@ class AlarmCreatedEvent(TypedDict):
     id: str
     type: Literal["alarm.created"]
     created_at: str
-    data: AlarmDto
+    data: Alarm
 
 
 class AlarmResolvedEvent(TypedDict):
     id: str
     type: Literal["alarm.resolved"]
     created_at: str
-    data: AlarmDto
+    data: Alarm
 
 
 class ShipmentCreatedEvent(TypedDict):
@@ -75,14 +75,14 @@ class ShipmentCreatedEvent(TypedDict):
     type: Literal["shipment.created"]
     created_at: str
     #: The representation ``GET /shipments/{id}/`` returns.
-    data: ShipmentDto
+    data: Shipment
 
 
 class ShipmentCompletedEvent(TypedDict):
     id: str
     type: Literal["shipment.completed"]
     created_at: str
-    data: ShipmentDto
+    data: Shipment
 
 
 class UnknownWebhookEvent(TypedDict):
@@ -114,7 +114,7 @@ def sign_webhook(secret: Union[str, bytes], timestamp: Union[int, str], payload:
 def _header(headers: Headers, name: str) -> Optional[str]:
     wanted = name.lower()
     items = headers.items() if hasattr(headers, "items") else headers
-    for key, value in items:  # type: ignore[union-attr]
+    for key, value in items:
         if str(key).lower() == wanted:
             if isinstance(value, (list, tuple)):
                 value = value[0] if value else None
@@ -171,8 +171,11 @@ class Webhook:
             raise WebhookVerificationError("body is not JSON") from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not isinstance(event.get("id"), str):
             raise WebhookVerificationError("body is not an event envelope")
+        event_id = _header(headers, HEADER_EVENT_ID)
+        if event_id is not None and event_id != event["id"]:
+            raise WebhookVerificationError(f"{HEADER_EVENT_ID} does not match the body's id")
         event.setdefault("data", {})
-        return event  # type: ignore[return-value]
+        return cast(WebhookEvent, event)
 
 
 def verify_webhook(

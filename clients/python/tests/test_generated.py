@@ -62,12 +62,18 @@ class DocumentCoverageTests(unittest.TestCase):
             self.assertIn(group, RESOURCES)
 
     def test_every_schema_is_a_typed_dict(self) -> None:
-        for name in self.document["components"]["schemas"]:
-            cls = getattr(coldchain_client, name, None)
+        for schema_name in self.document["components"]["schemas"]:
+            # the same names as the Node and .NET clients: without the server's Dto suffix, exported
+            name = schema_name[:-3] if schema_name.endswith("Dto") else schema_name
+            self.assertIn(name, coldchain_client.__all__)
+            # (FieldError is exported as the errors' runtime class, a dict with the same keys)
+            cls = getattr(coldchain_client._generated, name, None)
             self.assertIsNotNone(cls, name)
+            with self.assertWarns(DeprecationWarning):
+                self.assertIs(getattr(coldchain_client, schema_name), cls)  # the 1.0.0 name still works
             typing.get_type_hints(cls)  # every annotation resolves
-            required = set(self.document["components"]["schemas"][name].get("required", []))
-            self.assertEqual(set(cls.__required_keys__), required, name)
+            required = set(self.document["components"]["schemas"][schema_name].get("required", []))
+            self.assertEqual(set(cls.__required_keys__), required, name)  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta, timezone
 from _support import PACKAGE_ROOT  # noqa: F401 - puts the package on sys.path
 
 from coldchain_client import (
+    response_of,
     AuthenticationError,
     BadRequestError,
     ColdchainClient,
@@ -158,6 +159,13 @@ class LiveApiTests(unittest.TestCase):
         again = self.client.locations.create(body, idempotency_key=key)
         self.assertTrue(self.client.last_response.idempotent_replayed)
         self.assertEqual(again, first)
+        # each result carries its own response (not per-thread state)
+        self.assertFalse(response_of(first).idempotent_replayed)
+        self.assertTrue(response_of(again).idempotent_replayed)
+        self.assertEqual(response_of(again).idempotency_key, key)
+        self.assertEqual(response_of(again).status, 201)
+        self.assertIsNotNone(response_of(again).request_id)
+        self.assertIsInstance(response_of(self.client.locations.list()).rate_limit_remaining, int)
         self.assertEqual(len([loc for loc in self.client.locations.iter_all() if loc["name"] == body["name"]]), 1)
         with self.assertRaises(UnprocessableEntityError) as caught:
             self.client.locations.create({**body, "name": "Another"}, idempotency_key=key)

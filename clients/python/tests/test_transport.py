@@ -263,6 +263,16 @@ class ErrorTests(Base):
         with self.assertRaises(ValueError):
             self.client().devices.get("")
 
+    def test_the_secret_is_not_an_instance_attribute(self) -> None:
+        client = ColdchainClient("http://127.0.0.1:9", "client-id", "the-client-secret-value")
+        self.assertNotIn("the-client-secret-value", repr(vars(client)))
+        self.assertNotIn("the-client-secret-value", repr(vars(client.with_account("a1"))))
+
+    def test_a_custom_user_agent_is_appended_to_the_sdks_own(self) -> None:
+        client = ColdchainClient("http://127.0.0.1:9", "client-id", "secret", user_agent="my-app/2.0")
+        self.assertRegex(client.user_agent, r"^coldchain-client-python/\S+ Python/\S+ my-app/2\.0$")
+        self.assertEqual(client.with_account("a1").user_agent, client.user_agent)
+
     def test_nothing_secret_in_log_lines(self) -> None:
         limited = json_reply(429, {"type": "urn:x", "title": "Too many", "status": 429, "code": "rate_limited"}, {"Retry-After": "0"})
         self.replies["/devices/d1/"] = [limited, json_reply(200, DEVICE)]

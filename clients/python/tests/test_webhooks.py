@@ -83,11 +83,23 @@ class WebhookTests(unittest.TestCase):
                 Webhook(SECRET).verify(BODY, headers(signature=signature), now=TIMESTAMP)
 
     def test_passes_unknown_event_types_through(self) -> None:
-        body = b'{"id":"e1","type":"device.teleported","created_at":"2026-01-01T00:00:00Z","data":{"x":1}}'
+        body = b'{"id":"6c1f2a5e-0000-4000-8000-000000000001","type":"device.teleported","created_at":"2026-01-01T00:00:00Z","data":{"x":1}}'
         signature = sign_webhook(SECRET, TIMESTAMP, body)
         event = Webhook(SECRET).verify(body, headers(signature, event="device.teleported"), now=TIMESTAMP)
         self.assertEqual(event["type"], "device.teleported")
         self.assertEqual(event["data"], {"x": 1})
+
+    def test_the_event_id_header_must_be_the_body_id(self) -> None:
+        other = {**headers(), "X-Service-Event-ID": "6c1f2a5e-0000-4000-8000-0000000000ff"}
+        with self.assertRaisesRegex(WebhookVerificationError, "X-Service-Event-ID"):
+            Webhook(SECRET).verify(BODY, other, now=TIMESTAMP)
+
+    def test_a_tolerance_above_300_seconds_is_refused(self) -> None:
+        for tolerance in (301, 3600):
+            with self.assertRaises(ValueError):
+                Webhook(SECRET, tolerance=tolerance)
+            with self.assertRaises(ValueError):
+                verify_webhook(BODY, headers(), SECRET, tolerance=tolerance, now=TIMESTAMP)
 
     def test_a_signed_body_that_is_not_an_event_is_rejected(self) -> None:
         for body in (b"not json", b"[1,2]", b'{"type":"alarm.created"}'):

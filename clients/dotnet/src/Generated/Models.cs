@@ -10,7 +10,7 @@ using Coldchain.Client.Internal;
 
 namespace Coldchain.Client.Models
 {
-    public sealed partial class TokenRequest
+    public sealed partial class TokenRequest : ApiObject
     {
         [JsonProperty("grant_type")]
         public string GrantType { get; set; }
@@ -42,7 +42,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class TokenResponse
+    public sealed partial class TokenResponse : ApiObject
     {
         [JsonProperty("access_token")]
         public string AccessToken { get; set; }
@@ -68,7 +68,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class OAuthError
+    public sealed partial class OAuthError : ApiObject
     {
         [JsonProperty("error")]
         public string Error { get; set; }
@@ -88,7 +88,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Subscription
+    public sealed partial class Subscription : ApiObject
     {
         [JsonProperty("plan")]
         public string Plan { get; set; }
@@ -97,7 +97,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset? ValidUntil { get; set; }
     }
 
-    public sealed partial class Account
+    public sealed partial class Account : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -174,7 +174,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class PageLinks
+    public sealed partial class PageLinks : ApiObject
     {
         /// <summary>
         /// Absolute URL of the next page; null on the last page.
@@ -553,7 +553,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Location
+    public sealed partial class Location : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -809,7 +809,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Carrier
+    public sealed partial class Carrier : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -1119,7 +1119,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Receiver
+    public sealed partial class Receiver : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -1379,7 +1379,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class AlertPreset
+    public sealed partial class AlertPreset : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -1719,7 +1719,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class ShipmentTemplate
+    public sealed partial class ShipmentTemplate : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -1917,7 +1917,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class User
+    public sealed partial class User : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -2024,7 +2024,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Role
+    public sealed partial class Role : ApiObject
     {
         /// <summary>
         /// The value users carry in `role`.
@@ -2056,7 +2056,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Invitation
+    public sealed partial class Invitation : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -2151,7 +2151,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Sensors
+    public sealed partial class Sensors : ApiObject
     {
         [JsonProperty("temperature")]
         public bool Temperature { get; set; }
@@ -2169,7 +2169,7 @@ namespace Coldchain.Client.Models
         public bool Location { get; set; }
     }
 
-    public sealed partial class Thresholds
+    public sealed partial class Thresholds : ApiObject
     {
         /// <summary>
         /// Lowest acceptable temperature (°C); null: not monitored by the device itself (the alert preset's value applies).
@@ -2220,7 +2220,7 @@ namespace Coldchain.Client.Models
         public long? DelayMinutes { get; set; }
     }
 
-    public sealed partial class DeviceSettings
+    public sealed partial class DeviceSettings : ApiObject
     {
         /// <summary>
         /// Seconds between measurements.
@@ -2253,7 +2253,7 @@ namespace Coldchain.Client.Models
         public string AlertPresetId { get; set; }
     }
 
-    public sealed partial class Device
+    public sealed partial class Device : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -2477,7 +2477,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class BatteryStatus
+    public sealed partial class BatteryStatus : ApiObject
     {
         /// <summary>
         /// Battery level, percent.
@@ -2489,7 +2489,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset RecordedAt { get; set; }
     }
 
-    public sealed partial class LocationStatus
+    public sealed partial class LocationStatus : ApiObject
     {
         [JsonProperty("latitude")]
         public double Latitude { get; set; }
@@ -2501,7 +2501,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset RecordedAt { get; set; }
     }
 
-    public sealed partial class DeviceStatus
+    public sealed partial class DeviceStatus : ApiObject
     {
         [JsonProperty("device_id")]
         public string DeviceId { get; set; }
@@ -2537,7 +2537,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class MaintenanceRecord
+    public sealed partial class MaintenanceRecord : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -2578,7 +2578,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class TelemetryPoint
+    public sealed partial class TelemetryPoint : ApiObject
     {
         /// <summary>
         /// When the device measured (millisecond precision).
@@ -2623,7 +2623,7 @@ namespace Coldchain.Client.Models
         public double? Longitude { get; set; }
     }
 
-    public sealed partial class MeasurementStats
+    public sealed partial class MeasurementStats : ApiObject
     {
         [JsonProperty("min")]
         public double Min { get; set; }
@@ -2638,7 +2638,7 @@ namespace Coldchain.Client.Models
         public double Max { get; set; }
     }
 
-    public sealed partial class TelemetryBucket
+    public sealed partial class TelemetryBucket : ApiObject
     {
         [JsonProperty("bucket_start")]
         public DateTimeOffset BucketStart { get; set; }
@@ -2674,7 +2674,7 @@ namespace Coldchain.Client.Models
         public MeasurementStats Battery { get; set; }
     }
 
-    public sealed partial class Alarm
+    public sealed partial class Alarm : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -2769,7 +2769,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class NamedRef
+    public sealed partial class NamedRef : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -2781,7 +2781,7 @@ namespace Coldchain.Client.Models
         public string Name { get; set; }
     }
 
-    public sealed partial class ShipmentListItem
+    public sealed partial class ShipmentListItem : ApiObject
     {
         [JsonProperty("id")]
         public long Id { get; set; }
@@ -3078,7 +3078,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class ShipmentLeg
+    public sealed partial class ShipmentLeg : ApiObject
     {
         /// <summary>
         /// Position in the route (0 = first leg).
@@ -3128,7 +3128,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class ShipmentDevice
+    public sealed partial class ShipmentDevice : ApiObject
     {
         [JsonProperty("device_id")]
         public string DeviceId { get; set; }
@@ -3149,7 +3149,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset? DetachedAt { get; set; }
     }
 
-    public sealed partial class VesselPosition
+    public sealed partial class VesselPosition : ApiObject
     {
         [JsonProperty("mmsi")]
         public string Mmsi { get; set; }
@@ -3182,7 +3182,7 @@ namespace Coldchain.Client.Models
         public DateTimeOffset RecordedAt { get; set; }
     }
 
-    public sealed partial class TemperatureSummary
+    public sealed partial class TemperatureSummary : ApiObject
     {
         /// <summary>
         /// °C
@@ -3203,7 +3203,7 @@ namespace Coldchain.Client.Models
         public double Avg { get; set; }
     }
 
-    public sealed partial class ShipmentSummary
+    public sealed partial class ShipmentSummary : ApiObject
     {
         /// <summary>
         /// Points in the tracking window (every attached device, while attached).
@@ -3224,7 +3224,7 @@ namespace Coldchain.Client.Models
         public long OpenAlarms { get; set; }
     }
 
-    public sealed partial class ShipmentEvent
+    public sealed partial class ShipmentEvent : ApiObject
     {
         [JsonProperty("kind")]
         public string Kind { get; set; }
@@ -3249,7 +3249,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Shipment
+    public sealed partial class Shipment : ApiObject
     {
         [JsonProperty("id")]
         public long Id { get; set; }
@@ -3471,7 +3471,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Share
+    public sealed partial class Share : ApiObject
     {
         /// <summary>
         /// The link works now: created, not revoked, not expired, views left.
@@ -3544,7 +3544,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class TrackingPoint
+    public sealed partial class TrackingPoint : ApiObject
     {
         /// <summary>
         /// When the device measured (millisecond precision).
@@ -3592,7 +3592,7 @@ namespace Coldchain.Client.Models
         public string DeviceId { get; set; }
     }
 
-    public sealed partial class ShipmentSubject : ISubject
+    public sealed partial class ShipmentSubject : ApiObject, ISubject
     {
         [JsonProperty("type")]
         public string Type { get; set; }
@@ -3609,7 +3609,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class DeviceSubject : ISubject
+    public sealed partial class DeviceSubject : ApiObject, ISubject
     {
         [JsonProperty("type")]
         public string Type { get; set; }
@@ -3626,7 +3626,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class Report
+    public sealed partial class Report : ApiObject
     {
         [JsonProperty("id")]
         public string Id { get; set; }
@@ -3677,7 +3677,7 @@ namespace Coldchain.Client.Models
         }
     }
 
-    public sealed partial class FieldError
+    public sealed partial class FieldError : ApiObject
     {
         [JsonProperty("field")]
         public string Field { get; set; }
@@ -3689,7 +3689,7 @@ namespace Coldchain.Client.Models
         public string Message { get; set; }
     }
 
-    public sealed partial class ProblemDetails
+    public sealed partial class ProblemDetails : ApiObject
     {
         /// <summary>
         /// URI identifying the problem type.

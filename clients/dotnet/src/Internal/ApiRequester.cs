@@ -88,6 +88,9 @@ namespace Coldchain.Client.Internal
         public bool Anonymous { get; set; }
 
         internal string AbsoluteUrl { get; set; }
+
+        /// <summary>The Idempotency-Key the request went out with (set while it is sent).</summary>
+        internal string SentIdempotencyKey { get; set; }
     }
 
     /// <summary>Base of the generated resource services.</summary>
@@ -119,8 +122,11 @@ namespace Coldchain.Client.Internal
     /// <summary>Sends requests: token, account header, idempotency key, retries, typed errors.</summary>
     public sealed class ApiRequester : IDisposable
     {
-        private const string Version = "1.0.0";
-        private static readonly int[] RetryableStatuses = { 429, 502, 503, 504 };
+        // The retry rules of clients/README.md: 429 and 503 say the request was not carried out and are
+        // retried for every request; 502 and 504 come from a gateway that may have passed it on, so only
+        // what is safe to repeat is retried; 409 idempotency_request_in_progress always.
+        private static readonly int[] RetryAlways = { 429, 503 };
+        private static readonly int[] RetryIfRepeatable = { 502, 504 };
 
         private readonly ClientOptions options;
         private readonly HttpClient http;
@@ -172,10 +178,20 @@ namespace Coldchain.Client.Internal
 
         public async Task<T> SendAsync<T>(ApiRequest request, CancellationToken cancellationToken)
         {
+            return (await SendWithResponseAsync<T>(request, cancellationToken).ConfigureAwait(false)).Item1;
+        }
+
+        /// <summary>The body and the response it came in; a model's LastResponse is set.</summary>
+        internal async Task<Tuple<T, ResponseInfo>> SendWithResponseAsync<T>(ApiRequest request, CancellationToken cancellationToken)
+        {
             using (var response = await ExecuteAsync(request, false, cancellationToken).ConfigureAwait(false))
             {
                 var text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
-                return Json.Deserialize<T>(text);
+                var info = ResponseInfo.From(response, request.SentIdempotencyKey);
+                var body = Json.Deserialize<T>(text);
+                var model = body as ApiObject;
+                if (model != null) model.LastResponse = info;
+                return Tuple.Create(body, info);
             }
         }
 
@@ -188,8 +204,9 @@ namespace Coldchain.Client.Internal
 
         public async Task<Page<T>> GetPageAsync<T>(ApiRequest request, CancellationToken cancellationToken)
         {
-            var body = await SendAsync<PageBody<T>>(request, cancellationToken).ConfigureAwait(false);
-            return new Page<T>(this, request.Options, body.Data ?? new List<T>(), body.Links != null ? body.Links.Next : null);
+            var answer = await SendWithResponseAsync<PageBody<T>>(request, cancellationToken).ConfigureAwait(false);
+            var body = answer.Item1;
+            return new Page<T>(this, request.Options, body.Data ?? new List<T>(), body.Links != null ? body.Links.Next : null) { LastResponse = answer.Item2 };
         }
 
         internal Task<Page<T>> GetNextPageAsync<T>(string nextUrl, RequestOptions requestOptions, CancellationToken cancellationToken)
@@ -220,7 +237,7 @@ namespace Coldchain.Client.Internal
             try
             {
                 var stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false);
-                return new FileDownload(response, stream);
+                return new FileDownload(response, stream, request.Options.Timeout ?? options.Timeout);
             }
             catch
             {
@@ -247,6 +264,7 @@ namespace Coldchain.Client.Internal
         internal async Task<HttpResponseMessage> ExecuteAsync(ApiRequest request, bool streamBody, CancellationToken cancellationToken)
         {
             var idempotencyKey = request.Idempotent ? (request.Options.IdempotencyKey ?? NewIdempotencyKey()) : null;
+            request.SentIdempotencyKey = idempotencyKey;
             var maxRetries = Math.Max(0, request.Options.MaxRetries ?? options.MaxRetries);
             var timeout = request.Options.Timeout ?? options.Timeout;
             var url = request.AbsoluteUrl ?? new Uri(BaseUri, request.Path + request.Query).ToString();
@@ -318,23 +336,27 @@ namespace Coldchain.Client.Internal
                 }
 
                 var retryAfter = RetryAfter(response);
-                if (Array.IndexOf(RetryableStatuses, status) >= 0 && retries < maxRetries)
+                ColdchainApiException answered;
+                using (response)
+                {
+                    answered = await ErrorFrom(response, request, retryAfter).ConfigureAwait(false);
+                }
+                var retryable = Array.IndexOf(RetryAlways, status) >= 0
+                    || (Array.IndexOf(RetryIfRepeatable, status) >= 0 && repeatableOnFailure)
+                    || (status == 409 && answered.Code == "idempotency_request_in_progress");
+                if (retryable && retries < maxRetries)
                 {
                     var delay = retryAfter ?? Backoff(retries);
                     if (delay <= options.MaxRetryDelay && CanWait(delay, waited))
                     {
                         retries++;
                         waited += delay;
-                        response.Dispose();
-                        Log(display + " retry " + retries + "/" + maxRetries + " after " + status + " in " + (long)delay.TotalMilliseconds + " ms" + (retryAfter.HasValue ? " (Retry-After)" : ""));
+                        Log(display + " retry " + retries + "/" + maxRetries + " after " + status + " " + answered.Code + " in " + (long)delay.TotalMilliseconds + " ms" + (retryAfter.HasValue ? " (Retry-After)" : ""));
                         await Task.Delay(delay, cancellationToken).ConfigureAwait(false);
                         continue;
                     }
                 }
-                using (response)
-                {
-                    throw await ErrorFrom(response, request, retryAfter).ConfigureAwait(false);
-                }
+                throw answered;
             }
         }
 
@@ -352,18 +374,18 @@ namespace Coldchain.Client.Internal
 
         private TimeSpan Backoff(int retries)
         {
-            // exponential backoff with full jitter: up to 0.5 s, 1 s, 2 s, ... capped at 8 s
-            var cap = Math.Min(8000.0, 500.0 * Math.Pow(2, retries));
+            // exponential backoff with full jitter: up to BackoffBase · 2^n (0.5 s, 1 s, 2 s, ...) capped at BackoffMax (8 s)
+            var cap = Math.Min(options.BackoffMax.TotalMilliseconds, options.BackoffBase.TotalMilliseconds * Math.Pow(2, retries));
             double factor;
             lock (jitter) factor = jitter.NextDouble();
-            return TimeSpan.FromMilliseconds(Math.Max(50.0, cap * factor));
+            return TimeSpan.FromMilliseconds(cap * factor);
         }
 
         private HttpRequestMessage BuildMessage(ApiRequest request, string url, string token, string idempotencyKey)
         {
             var message = new HttpRequestMessage(new HttpMethod(request.Method), url);
             message.Headers.Accept.ParseAdd("application/json");
-            message.Headers.TryAddWithoutValidation("User-Agent", "coldchain-dotnet/" + Version + (options.UserAgent != null ? " " + options.UserAgent : ""));
+            message.Headers.TryAddWithoutValidation("User-Agent", "coldchain-dotnet/" + ClientVersion.Value + (options.UserAgent != null ? " " + options.UserAgent : ""));
             if (token != null) message.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
             var account = request.Options.AccountId ?? AccountId;
             if (account != null && !request.Anonymous) message.Headers.TryAddWithoutValidation("X-Service-Account-ID", account);
@@ -442,15 +464,15 @@ namespace Coldchain.Client.Internal
             }
             if (body == null)
             {
-                return new ColdchainApiException(status, null, response.ReasonPhrase, null, null, requestId, retryAfter: retryAfter, method: request.Method, path: path);
+                return ColdchainApiException.For(status, null, response.ReasonPhrase, null, null, requestId, retryAfter: retryAfter, method: request.Method, path: path);
             }
             if (body["error"] != null && body["code"] == null)
             {
                 // RFC 6749 §5.2 (token endpoint)
-                return new ColdchainApiException(status, (string)body["error"], response.ReasonPhrase, (string)body["error_description"], null, requestId, retryAfter: retryAfter, method: request.Method, path: path);
+                return ColdchainApiException.For(status, (string)body["error"], response.ReasonPhrase, (string)body["error_description"], null, requestId, retryAfter: retryAfter, method: request.Method, path: path);
             }
             var problem = body.ToObject<ProblemDetails>(Json.Serializer);
-            return new ColdchainApiException(status, problem.Code, problem.Title, problem.Detail, problem.Errors, requestId, problem.Type, problem.Instance, problem.ErrorId, retryAfter, request.Method, path);
+            return ColdchainApiException.For(status, problem.Code, problem.Title, problem.Detail, problem.Errors, requestId, problem.Type, problem.Instance, problem.ErrorId, retryAfter, request.Method, path);
         }
 
         /// <summary>A random 32-character key (hex), within the service's 8–128 visible ASCII characters.</summary>

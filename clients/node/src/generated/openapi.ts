@@ -6108,7 +6108,7 @@ export interface operations {
                 /** @description Opaque cursor taken from `links.next` of the previous page. */
                 cursor?: string;
                 /** @description Only resolved (`true`) or unresolved (`false`) alarms. */
-                resolved?: "true" | "false";
+                resolved?: boolean;
                 severity?: "INFO" | "WARNING" | "CRITICAL";
                 device_id?: string;
                 shipment_id?: number;
@@ -6331,7 +6331,7 @@ export interface operations {
                 /** @description Opaque cursor taken from `links.next` of the previous page. */
                 cursor?: string;
                 /** @description Only resolved (`true`) or unresolved (`false`) alarms. */
-                resolved?: "true" | "false";
+                resolved?: boolean;
                 severity?: "INFO" | "WARNING" | "CRITICAL";
             };
             header?: {

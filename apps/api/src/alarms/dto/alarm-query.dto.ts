@@ -6,7 +6,9 @@ import { PageQueryDto } from '../../common/paging';
 
 /** Filters of a device's alarm list. */
 export class DeviceAlarmQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Only resolved (`true`) or unresolved (`false`) alarms.' })
+  // A boolean filter in the API description (typed clients take true/false); on the wire the query
+  // string carries the words `true` or `false`, validated as such.
+  @ApiPropertyOptional({ type: 'boolean', description: 'Only resolved (`true`) or unresolved (`false`) alarms.' })
   @IsOptional()
   @IsIn(['true', 'false'])
   resolved?: 'true' | 'false';

@@ -7,7 +7,7 @@ import { TELEMETRY_DEFAULT_PAGE_SIZE, TELEMETRY_MAX_PAGE_SIZE, TelemetryQueryDto
 /** Device telemetry's range, paging and `bucket` parameters, plus a device filter. */
 export class TrackingQueryDto extends TelemetryQueryDto {
   // Declared again: class-validator would otherwise apply both ancestors' bounds (200 and 1000).
-  @ApiPropertyOptional({ minimum: 1, maximum: TELEMETRY_MAX_PAGE_SIZE, default: TELEMETRY_DEFAULT_PAGE_SIZE, description: 'Points (or buckets) per page.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: TELEMETRY_MAX_PAGE_SIZE, default: TELEMETRY_DEFAULT_PAGE_SIZE, description: 'Points (or buckets) per page.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -22,6 +22,7 @@ function Timestamp(description: string): PropertyDecorator {
 
 export class TelemetryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: TELEMETRY_MAX_PAGE_SIZE,
     default: TELEMETRY_DEFAULT_PAGE_SIZE,
