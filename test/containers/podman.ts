@@ -6,7 +6,7 @@ import type { ContainerRun } from './stack';
  * cgroup layout), cgroupfs (no systemd), the host network, and the same ulimits as the image build.
  */
 const GLOBAL = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs'];
-const LIMITS = ['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=4096:4096'];
+export const LIMITS = ['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=4096:4096'];
 
 export interface Result {
   code: number;
