@@ -1,8 +1,8 @@
 /**
  * NestJS 12 ships as ES modules, so jest runs in its ESM mode (node --experimental-vm-modules) and
  * ts-jest emits ES modules (tsconfig.jest.json). Production builds stay CommonJS and rely on
- * Node's require(esm). Two projects: unit specs next to the code, end-to-end suites that boot the
- * real apps against real PostgreSQL and RabbitMQ.
+ * Node's require(esm). Three projects: unit specs next to the code, end-to-end suites that boot the
+ * real apps against real PostgreSQL and RabbitMQ, and the container test of the production images.
  */
 const moduleNameMapper = {
   '^@app/(config|database|events|webhook-kit|webhooks|domain|observability|vocabulary)(|/.*)$': '<rootDir>/libs/$1/src$2',
@@ -31,5 +31,8 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
+    // The production images run under podman (npm run test:containers builds them first); not
+    // part of test:jest, which selects the two projects above.
+    { ...common, displayName: 'containers', testMatch: ['<rootDir>/test/containers/**/*.containers-spec.ts'] },
   ],
 };

@@ -1,5 +1,7 @@
 import { API, startApi, type TestApi } from '../support/api';
 import { runCaptured } from '../support/cli';
+import { createDatabase, dropDatabase } from '../support/database';
+import { uniqueName } from '../support/test-env';
 
 describe('ops CLI', () => {
   let api: TestApi;
@@ -29,6 +31,26 @@ describe('ops CLI', () => {
     expect(revoked.code).toBe(0);
     await api.http.get(`${API}/accounts/`).set(auth).expect(401);
     expect((await runCaptured('credentials:revoke', credential.client_id)).code).toBe(2);
+  });
+
+  it('db:migrate (the deployment\'s migration step) migrates an empty database, then applies nothing; a failure is one line, exit 2', async () => {
+    const name = uniqueName('cc_cli_migrate');
+    const saved = process.env.DATABASE_URL;
+    try {
+      process.env.DATABASE_URL = await createDatabase(name);
+      const first = await runCaptured('db:migrate', '--json');
+      expect(first.code).toBe(0);
+      expect((JSON.parse(first.stdout) as { applied: string[] }).applied.length).toBeGreaterThan(10);
+      const again = await runCaptured('db:migrate');
+      expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: 'Schema up to date: no migration applied.\n' });
+      process.env.DATABASE_URL = 'postgresql://postgres@127.0.0.1:1/nothing';
+      const refused = await runCaptured('db:migrate');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^error: migration failed: .*\n$/);
+    } finally {
+      process.env.DATABASE_URL = saved;
+      await dropDatabase(name);
+    }
   });
 
   it('refuses bad arguments with a clear message and exit code 2', async () => {

@@ -4,6 +4,7 @@ import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
 import { registerAisCommands } from './commands/ais.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
+import { registerDatabaseCommands } from './commands/database.commands';
 import { registerDemoCommands } from './commands/demo.commands';
 import { registerDeviceCommands } from './commands/devices.commands';
 import { registerReportCommands } from './commands/reports.commands';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .description('Operations command line of the cold chain telemetry platform')
     .showHelpAfterError()
     .exitOverride();
+  registerDatabaseCommands(program);
   registerAccountCommands(program);
   registerCredentialCommands(program);
   registerDemoCommands(program);
