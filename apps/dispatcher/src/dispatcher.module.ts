@@ -93,6 +93,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
               queues: eventQueueSettings(config),
               prefetch: config.webhookPrefetch,
               signingKey: eventMessageKey(config.secretsKey),
+              maxMessageBytes: config.eventsMaxMessageBytes,
               logger: logger.child({ component: 'event-consumer' }),
               onDeliveriesCreated: (count) => {
                 metrics.deliveriesCreated.inc(count);
