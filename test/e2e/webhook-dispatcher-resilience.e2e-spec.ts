@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { connect } from 'amqplib';
+import { connect, type Channel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { newId } from '@app/database';
@@ -19,6 +19,20 @@ import { waitFor } from '../support/wait';
 import { PER_ENDPOINT, WebhookDispatcherHarness } from './support/webhook-dispatcher-harness';
 
 const prefix = process.env.AMQP_PREFIX as string;
+
+/** Takes dead letters off the queue until those with these message ids have come; their headers by message id. */
+async function deadLetters(channel: Channel, queue: string, messageIds: string[]): Promise<Map<string, Record<string, unknown>>> {
+  const dead = new Map<string, Record<string, unknown>>();
+  await waitFor(`${messageIds.join(', ')} in the dead-letter queue`, async () => {
+    for (;;) {
+      const message = await channel.get(queue, { noAck: true });
+      if (!message) break;
+      dead.set(String(message.properties.messageId), message.properties.headers ?? {});
+    }
+    return messageIds.every((id) => dead.has(id));
+  });
+  return dead;
+}
 
 describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
   const harness = new WebhookDispatcherHarness();
@@ -233,15 +247,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
       const rows = await deliveries(hook.id);
       expect(rows.map((d) => d.event_id)).toEqual([genuine.id]);
       expect(receiver.received('/forged')).toHaveLength(1);
-      const dead = new Map<string, Record<string, unknown>>();
-      await waitFor('both forged messages in the dead-letter queue', async () => {
-        for (;;) {
-          const message = await channel.get(deadLetterQueue, { noAck: true });
-          if (!message) break;
-          dead.set(String(message.properties.messageId), message.properties.headers ?? {});
-        }
-        return dead.has(unsignedId) && dead.has(badlySignedId);
-      });
+      const dead = await deadLetters(channel, deadLetterQueue, [unsignedId, badlySignedId]);
       for (const id of [unsignedId, badlySignedId]) {
         expect(dead.get(id)).toMatchObject({ 'x-rejection-reason': expect.stringMatching(/^unauthenticated_event/), 'x-original-routing-key': 'alarm.created' });
       }
@@ -313,15 +319,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
       await startDispatcher();
       expect((await settled(a.id, after.id)).status).toBe('succeeded');
 
-      const dead = new Map<string, Record<string, unknown>>();
-      await waitFor('every attack in the dead-letter queue', async () => {
-        for (;;) {
-          const message = await channel.get(deadLetterQueue, { noAck: true });
-          if (!message) break;
-          dead.set(String(message.properties.messageId), message.properties.headers ?? {});
-        }
-        return attacks.every((attack) => dead.has(`verify-${attack.label}`));
-      });
+      const dead = await deadLetters(channel, deadLetterQueue, attacks.map((attack) => `verify-${attack.label}`));
       for (const attack of attacks) {
         expect({ label: attack.label, reason: dead.get(`verify-${attack.label}`)?.['x-rejection-reason'] }).toEqual({ label: attack.label, reason: expect.stringMatching(attack.reason) });
       }

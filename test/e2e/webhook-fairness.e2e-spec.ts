@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { createDataSource } from '@app/database';
 import { eventMessageKey, writeOutboxEvent } from '@app/events';
 import { createLogger } from '@app/observability';
 import type { AccountId } from '@app/vocabulary';
-import { WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
-import { AppProcess, builtApp, freePort, waitShowingOutput } from '../support/app-process';
-import { deleteEventTopology } from '../support/broker';
-import { TestDnsServer } from '../support/dns-server';
+import { builtApp, waitShowingOutput } from '../support/app-process';
 import { createAccount } from '../support/fixtures';
-import { generateTestCertificate, HttpsReceiver, type TestCertificate } from '../support/https-receiver';
+import { HostileNeighbours } from './support/hostile-neighbours';
 
 /**
  * Fair sharing of delivery slots (issue 23, item 2), against the built dispatcher as a child
@@ -41,40 +32,14 @@ const GOOD_EVENT_INTERVAL_MS = 150;
 const P99_BUDGET_MS = 1000;
 
 describe('fair sharing of delivery slots among accounts (built dispatcher)', () => {
-  let certificate: TestCertificate;
-  let caDir: string;
-  let receiver: HttpsReceiver;
-  /** Accepts TCP, never says a word: the TLS handshake never completes. */
-  let silentTcp: TcpServer;
-  /** Completes the TLS handshake, then never answers the request. */
-  let silentTls: TlsServer;
-  const hostileSockets = new Set<Socket>();
-  let dns: TestDnsServer;
+  const neighbours = new HostileNeighbours(prefix, { goodHost: GOOD_HOST, deadHosts: DEAD_DNS_HOSTS });
   let dataSource: DataSource;
-  let service: WebhookEndpointsService;
   let relay: OutboxRelay;
-  let dispatcher: AppProcess | null = null;
 
   beforeAll(async () => {
-    certificate = generateTestCertificate([GOOD_HOST, ...DEAD_DNS_HOSTS]);
-    caDir = mkdtempSync(join(tmpdir(), 'webhook-fairness-'));
-    writeFileSync(join(caDir, 'ca.pem'), certificate.cert);
-    receiver = await HttpsReceiver.start(certificate);
-    const keep = (socket: Socket): void => {
-      hostileSockets.add(socket);
-      socket.on('close', () => hostileSockets.delete(socket));
-      socket.on('error', () => undefined);
-      socket.resume();
-    };
-    silentTcp = createTcpServer(keep);
-    silentTls = createTlsServer({ key: certificate.key, cert: certificate.cert }, keep);
-    await new Promise<void>((resolve) => silentTcp.listen(0, '127.0.0.1', () => resolve()));
-    await new Promise<void>((resolve) => silentTls.listen(0, '127.0.0.1', () => resolve()));
-    dns = await TestDnsServer.start({ answers: { [GOOD_HOST]: ['127.0.0.1'] }, silent: DEAD_DNS_HOSTS });
-    dataSource = createDataSource(process.env.DATABASE_URL as string, 4);
-    await dataSource.initialize();
+    await neighbours.setUp();
+    dataSource = neighbours.dataSource;
     const config = loadConfig();
-    service = new WebhookEndpointsService(dataSource, { secretsKey: config.secretsKey, allowPrivateTargets: true });
     relay = new OutboxRelay(dataSource, {
       databaseUrl: config.databaseUrl,
       amqpUrl: config.amqpUrl,
@@ -88,23 +53,9 @@ describe('fair sharing of delivery slots among accounts (built dispatcher)', () 
   });
 
   afterAll(async () => {
-    await dispatcher?.kill('SIGKILL');
     await relay?.stop();
-    for (const socket of hostileSockets) socket.destroy();
-    await new Promise<void>((resolve) => (silentTcp ? silentTcp.close(() => resolve()) : resolve()));
-    await new Promise<void>((resolve) => (silentTls ? silentTls.close(() => resolve()) : resolve()));
-    await receiver?.close();
-    await dns?.close();
-    await deleteEventTopology(prefix).catch(() => undefined);
-    await dataSource?.destroy();
-    if (caDir) rmSync(caDir, { recursive: true, force: true });
+    await neighbours.tearDown();
   });
-
-  async function endpoints(accountId: AccountId, urls: string[]): Promise<CreatedWebhookEndpoint[]> {
-    const created: CreatedWebhookEndpoint[] = [];
-    for (const url of urls) created.push(await service.create(accountId, { url, events: ['alarm.created'] }));
-    return created;
-  }
 
   /** Commits one event (as a state change does) and returns the moment the commit returned. */
   async function commit(accountId: AccountId, n: number): Promise<{ id: string; committedAt: number }> {
@@ -115,8 +66,10 @@ describe('fair sharing of delivery slots among accounts (built dispatcher)', () 
   }
 
   it("keeps a good tenant's commit → receipt p99 under 1 s beside ten hostile accounts, with no failure on its endpoints", async () => {
-    const tcpPort = (silentTcp.address() as { port: number }).port;
-    const tlsPort = (silentTls.address() as { port: number }).port;
+    const { receiver, silentTcp, silentTls, dns, service } = neighbours;
+    const endpoints = (accountId: AccountId, urls: string[]) => neighbours.endpoints(accountId, urls);
+    const tcpPort = silentTcp.port;
+    const tlsPort = silentTls.port;
     const hostile: AccountId[] = [];
     for (let i = 0; i < 10; i++) {
       const account = await createAccount(dataSource, `Hostile ${i}`);
@@ -143,30 +96,18 @@ describe('fair sharing of delivery slots among accounts (built dispatcher)', () 
     // Far more hostile work than slots (10 accounts × 3 endpoints × 6 events), due again every second.
     for (const account of hostile) for (let n = 0; n < EVENTS_PER_HOSTILE; n++) await commit(account, n);
 
-    const port = await freePort();
-    dispatcher = AppProcess.spawn('dispatcher', 'dispatcher', port, {
-      ...process.env,
-      NODE_ENV: 'test',
+    const running = await neighbours.startDispatcher({
       LOG_LEVEL: 'warn',
-      AMQP_PREFIX: prefix,
-      DISPATCHER_PORT: String(port),
-      NODE_EXTRA_CA_CERTS: join(caDir, 'ca.pem'),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_DNS_SERVERS: dns.address,
       WEBHOOK_CONCURRENCY: String(CONCURRENCY),
       WEBHOOK_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-      WEBHOOK_POLL_INTERVAL_MS: '200',
     });
-    const running = dispatcher;
     const until = <T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000) =>
       waitShowingOutput([running], what, probe, timeoutMs);
-    await until('the dispatcher to be ready', async () => (await running.status('/health/ready')) === 200);
 
     // The attack under way: connections that never finish, DNS that never answers, and every hostile
     // account known by its stalled attempts (a stall is known once one attempt has timed out: the
     // first attempt of an account nobody has seen yet may take the kept slot, once).
-    await until('the hostile receivers to hold connections', () => hostileSockets.size >= 8);
+    await until('the hostile receivers to hold connections', () => silentTcp.open + silentTls.open >= 8);
     await until(
       'an attempt of every hostile account',
       async () => {
