@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
-import { connect } from 'amqplib';
+import { connect, type Channel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { newId } from '@app/database';
-import { EVENT_SIGNATURE_HEADER, eventTopology, writeOutboxEvent, type EventEnvelope } from '@app/events';
+import { EVENT_SIGNATURE_HEADER, eventMessageKey, eventTopology, signEventMessage, writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
 import { createLogger } from '@app/observability';
 import type { WebhookEndpointsService } from '@app/webhooks';
 import type { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
@@ -19,6 +19,20 @@ import { waitFor } from '../support/wait';
 import { PER_ENDPOINT, WebhookDispatcherHarness } from './support/webhook-dispatcher-harness';
 
 const prefix = process.env.AMQP_PREFIX as string;
+
+/** Takes dead letters off the queue until those with these message ids have come; their headers by message id. */
+async function deadLetters(channel: Channel, queue: string, messageIds: string[]): Promise<Map<string, Record<string, unknown>>> {
+  const dead = new Map<string, Record<string, unknown>>();
+  await waitFor(`${messageIds.join(', ')} in the dead-letter queue`, async () => {
+    for (;;) {
+      const message = await channel.get(queue, { noAck: true });
+      if (!message) break;
+      dead.set(String(message.properties.messageId), message.properties.headers ?? {});
+    }
+    return messageIds.every((id) => dead.has(id));
+  });
+  return dead;
+}
 
 describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
   const harness = new WebhookDispatcherHarness();
@@ -233,15 +247,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
       const rows = await deliveries(hook.id);
       expect(rows.map((d) => d.event_id)).toEqual([genuine.id]);
       expect(receiver.received('/forged')).toHaveLength(1);
-      const dead = new Map<string, Record<string, unknown>>();
-      await waitFor('both forged messages in the dead-letter queue', async () => {
-        for (;;) {
-          const message = await channel.get(deadLetterQueue, { noAck: true });
-          if (!message) break;
-          dead.set(String(message.properties.messageId), message.properties.headers ?? {});
-        }
-        return dead.has(unsignedId) && dead.has(badlySignedId);
-      });
+      const dead = await deadLetters(channel, deadLetterQueue, [unsignedId, badlySignedId]);
       for (const id of [unsignedId, badlySignedId]) {
         expect(dead.get(id)).toMatchObject({ 'x-rejection-reason': expect.stringMatching(/^unauthenticated_event/), 'x-original-routing-key': 'alarm.created' });
       }
@@ -251,22 +257,81 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
     }
   });
 
-  it('still delivers an unsigned message that is exactly an event the api committed (published before relays signed)', async () => {
-    const { exchange } = eventTopology(prefix);
-    const hook = await endpoint('/unsigned-committed');
-    const id = newId();
-    const envelope = { id, type: 'alarm.created', created_at: new Date().toISOString(), data: { message: 'from an older relay' } };
-    // Committed and marked published, so today's relay leaves it alone: only the unsigned copy travels.
-    await dataSource.query(
-      `INSERT INTO outbox_events (id, account_id, event_type, aggregate_type, aggregate_id, envelope, published_at) VALUES ($1, $2, 'alarm.created', 'alarm', 'old', $3::jsonb, now())`,
-      [id, hook.account_id, JSON.stringify(envelope)],
-    );
+  it('verifies every message on its own: a replay then a forgery in one batch, another account, an altered body or type, an oversized message are dead-lettered with their reason; the genuine event is delivered once', async () => {
+    const { exchange, deadLetterQueue } = eventTopology(prefix);
+    const types: EventType[] = ['alarm.created', 'shipment.created'];
+    const a = await endpoint('/verify/a', types);
+    const b1 = await endpoint('/verify/b1', types);
+    const b2 = await endpoint('/verify/b2', types, b1.account_id);
+    const genuine = await publish(a.account_id, 'alarm.created', { message: 'too warm' });
+    expect((await settled(a.id, genuine.id)).status).toBe('succeeded');
+    // The exact bytes the relay published (as it builds them from the committed row) and their signature.
+    const [row] = await dataSource.query('SELECT account_id, envelope FROM outbox_events WHERE id = $1', [genuine.id]);
+    const original = { account_id: row.account_id as string, envelope: row.envelope as EventEnvelope };
+    const bytes = (message: unknown): Buffer => Buffer.from(JSON.stringify(message));
+    const signature = signEventMessage(eventMessageKey(config.secretsKey), bytes(original));
+    const signedBy = (header: string) => ({ headers: { [EVENT_SIGNATURE_HEADER]: header } });
+    const padding = 'x'.repeat(config.eventsMaxMessageBytes);
+    const oversized = bytes({ ...original, envelope: { ...original.envelope, data: { ...original.envelope.data, padding } } });
+    const attacks: Array<{ label: string; body: Buffer; headers?: Record<string, string>; reason: RegExp }> = [
+      // The reported attack: an exact unsigned copy of an event A received, then right behind it the same id naming tenant B.
+      { label: 'replay', body: bytes(original), reason: /^unauthenticated_event: unsigned/ },
+      {
+        label: 'forgery',
+        body: bytes({ account_id: b1.account_id, envelope: { ...original.envelope, data: { message: 'forged' } } }),
+        reason: /^unauthenticated_event: unsigned/,
+      },
+      // The genuine signature on altered bytes.
+      { label: 'other-account', body: bytes({ ...original, account_id: b1.account_id }), ...signedBy(signature), reason: /^unauthenticated_event: signature mismatch/ },
+      {
+        label: 'altered-body',
+        body: bytes({ ...original, envelope: { ...original.envelope, data: { message: 'forged' } } }),
+        ...signedBy(signature),
+        reason: /^unauthenticated_event: signature mismatch/,
+      },
+      {
+        label: 'altered-type',
+        body: bytes({ ...original, envelope: { ...original.envelope, type: 'shipment.created' } }),
+        ...signedBy(signature),
+        reason: /^unauthenticated_event: signature mismatch/,
+      },
+      // Correctly signed, but too large to be read at all: refused before it is parsed.
+      {
+        label: 'oversized',
+        body: oversized,
+        ...signedBy(signEventMessage(eventMessageKey(config.secretsKey), oversized)),
+        reason: new RegExp(`^message_too_large: ${oversized.length} bytes, at most ${config.eventsMaxMessageBytes} \\(EVENTS_MAX_MESSAGE_BYTES\\)$`),
+      },
+    ];
     const connection = await connect(AMQP_URL);
     try {
       const channel = await connection.createConfirmChannel();
-      channel.publish(exchange, 'alarm.created', Buffer.from(JSON.stringify({ account_id: hook.account_id, envelope })), { persistent: true, messageId: id });
+      // Published while no dispatcher consumes, so that the consumer receives them together (one batch).
+      await stopDispatcher();
+      for (const attack of attacks) {
+        channel.publish(exchange, 'alarm.created', attack.body, { persistent: true, messageId: `verify-${attack.label}`, headers: attack.headers });
+      }
       await channel.waitForConfirms();
-      expect((await settled(hook.id, id)).status).toBe('succeeded');
+      const after = await dataSource.transaction((manager) =>
+        writeOutboxEvent(manager, { accountId: a.account_id, type: 'alarm.created', aggregateType: 'alarm', aggregateId: 'verify', data: { n: 2 } }),
+      );
+      await relay.flush();
+      await startDispatcher();
+      expect((await settled(a.id, after.id)).status).toBe('succeeded');
+
+      const dead = await deadLetters(channel, deadLetterQueue, attacks.map((attack) => `verify-${attack.label}`));
+      for (const attack of attacks) {
+        expect({ label: attack.label, reason: dead.get(`verify-${attack.label}`)?.['x-rejection-reason'] }).toEqual({ label: attack.label, reason: expect.stringMatching(attack.reason) });
+      }
+      // Nothing delivered to B; A got the genuine event once and nothing else.
+      expect(receiver.received('/verify/b1')).toEqual([]);
+      expect(receiver.received('/verify/b2')).toEqual([]);
+      expect(await deliveries(b1.id)).toEqual([]);
+      expect(await deliveries(b2.id)).toEqual([]);
+      expect((await deliveries(a.id)).map((d) => d.event_id)).toEqual([genuine.id, after.id]);
+      const received = receiver.received('/verify/a');
+      expect(received.map((r) => r.headers['x-service-event-id'])).toEqual([genuine.id, after.id]);
+      expect(JSON.parse(received[0].rawBody.toString())).toEqual(original.envelope);
       await channel.close();
     } finally {
       await connection.close();

@@ -1,19 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import type { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
-import { createDataSource } from '@app/database';
-import { WebhookEndpointsService, type CreatedWebhookEndpoint } from '@app/webhooks';
-import { AppProcess, builtApp, freePort } from '../support/app-process';
-import { deleteEventTopology } from '../support/broker';
-import { TestDnsServer } from '../support/dns-server';
-import { createAccount } from '../support/fixtures';
-import { generateTestCertificate, HttpsReceiver, type TestCertificate } from '../support/https-receiver';
-import { waitFor } from '../support/wait';
 import type { AccountId } from '@app/vocabulary';
+import { builtApp, type AppProcess } from '../support/app-process';
+import { createAccount } from '../support/fixtures';
+import { waitFor } from '../support/wait';
+import { HostileNeighbours } from './support/hostile-neighbours';
 
 /**
  * Tenant isolation of webhook deliveries, against the built dispatcher as a child process: one
@@ -36,93 +25,32 @@ interface AttemptRow {
 }
 
 describe('webhook delivery isolation between tenants (built dispatcher)', () => {
-  let certificate: TestCertificate;
-  let receiver: HttpsReceiver;
-  let silentTls: TlsServer;
-  const silentSockets = new Set<Socket>();
-  let silentPeak = 0;
-  let dns: TestDnsServer;
-  let caDir: string;
-  let dataSource: DataSource;
-  let service: WebhookEndpointsService;
+  const neighbours = new HostileNeighbours(prefix, { goodHost: GOOD_HOST, deadHosts: STUCK_HOSTS });
   let dispatcher: AppProcess | null = null;
 
-  beforeAll(async () => {
-    certificate = generateTestCertificate([GOOD_HOST, ...STUCK_HOSTS]);
-    caDir = mkdtempSync(join(tmpdir(), 'webhook-isolation-'));
-    writeFileSync(join(caDir, 'ca.pem'), certificate.cert);
-    receiver = await HttpsReceiver.start(certificate);
-    // Accepts the connection and the TLS handshake, then never answers.
-    silentTls = createTlsServer({ key: certificate.key, cert: certificate.cert }, (socket) => {
-      silentSockets.add(socket);
-      silentPeak = Math.max(silentPeak, silentSockets.size);
-      socket.on('close', () => silentSockets.delete(socket));
-      socket.on('error', () => undefined);
-      socket.resume();
-    });
-    await new Promise<void>((resolve) => silentTls.listen(0, '127.0.0.1', () => resolve()));
-    dns = await TestDnsServer.start({ answers: { [GOOD_HOST]: ['127.0.0.1'] }, silent: STUCK_HOSTS });
-    dataSource = createDataSource(process.env.DATABASE_URL as string, 4);
-    await dataSource.initialize();
-    service = new WebhookEndpointsService(dataSource, { secretsKey: loadConfig().secretsKey, allowPrivateTargets: true });
-  });
-
-  afterAll(async () => {
-    await dispatcher?.kill('SIGKILL');
-    for (const socket of silentSockets) socket.destroy();
-    await new Promise<void>((resolve) => (silentTls ? silentTls.close(() => resolve()) : resolve()));
-    await receiver?.close();
-    await dns?.close();
-    await deleteEventTopology(prefix).catch(() => undefined);
-    await dataSource?.destroy();
-    if (caDir) rmSync(caDir, { recursive: true, force: true });
-  });
-
-  async function startDispatcher(): Promise<AppProcess> {
-    const port = await freePort();
-    const child = AppProcess.spawn('dispatcher', 'dispatcher', port, {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      AMQP_PREFIX: prefix,
-      DISPATCHER_PORT: String(port),
-      NODE_EXTRA_CA_CERTS: join(caDir, 'ca.pem'),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_DNS_SERVERS: dns.address,
-      WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-      WEBHOOK_POLL_INTERVAL_MS: '200',
-      INGEST_CONSUMER: 'off',
-    });
-    await waitFor('the dispatcher to be ready', async () => (await child.status('/health/ready')) === 200 || !child.running, 30_000);
-    if (!child.running) throw new Error(`the dispatcher exited at start\n${child.output()}`);
-    return child;
-  }
-
-  async function endpoints(accountId: AccountId, urls: string[]): Promise<CreatedWebhookEndpoint[]> {
-    const created: CreatedWebhookEndpoint[] = [];
-    for (const url of urls) created.push(await service.create(accountId, { url, events: ['alarm.created'] }));
-    return created;
-  }
+  beforeAll(() => neighbours.setUp());
+  afterAll(() => neighbours.tearDown());
 
   it("delivers tenant B's events at their normal latency while tenant A's DNS never answers and tenant C's receivers never respond", async () => {
+    const { dataSource, service, receiver, silentTls, dns } = neighbours;
+    const endpoints = (accountId: AccountId, urls: string[]) => neighbours.endpoints(accountId, urls);
     const tenantA = await createAccount(dataSource, 'Stuck DNS Co');
     const tenantB = await createAccount(dataSource, 'Healthy Co');
     const tenantC = await createAccount(dataSource, 'Silent Receiver Co');
     const port = receiver.port;
-    const silentPort = (silentTls.address() as { port: number }).port;
+    const silentPort = silentTls.port;
     const stuckDns = await endpoints(tenantA, STUCK_HOSTS.map((host) => `https://${host}:${port}/a`));
     const silent = await endpoints(tenantC, STUCK_HOSTS.map((_, i) => `https://127.0.0.1:${silentPort}/c/${i}`));
     const [healthy] = await endpoints(tenantB, [`https://${GOOD_HOST}:${port}/b`]);
 
-    dispatcher = await startDispatcher();
+    dispatcher = await neighbours.startDispatcher({ WEBHOOK_CONCURRENCY: String(CONCURRENCY) });
     try {
       // More work from A and C than the dispatcher has slots.
       for (const hook of [...stuckDns, ...silent]) {
         for (let n = 0; n < 3; n++) await service.sendTestEvent(hook.account_id, hook.id);
       }
       await waitFor('tenant A to be waiting on DNS', () => STUCK_HOSTS.filter((host) => dns.queriesFor(host) > 0).length >= 2, 20_000);
-      await waitFor("tenant C's receivers to hold connections", () => silentSockets.size >= 2, 20_000);
+      await waitFor("tenant C's receivers to hold connections", () => silentTls.open >= 2, 20_000);
 
       const latencies: number[] = [];
       for (let n = 0; n < 5; n++) {
@@ -141,7 +69,7 @@ describe('webhook delivery isolation between tenants (built dispatcher)', () => 
       expect(delivered).toBe(0);
       expect(receiver.received('/a')).toHaveLength(0);
       // One tenant holds at most its share of the slots (a quarter of WEBHOOK_CONCURRENCY by default).
-      expect(silentPeak).toBeLessThanOrEqual(CONCURRENCY / 4);
+      expect(silentTls.peak).toBeLessThanOrEqual(CONCURRENCY / 4);
 
       // B's endpoint never failed.
       const b = await service.get(tenantB, healthy.id);

@@ -40,6 +40,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
           useFactory: () =>
             new WebhookSender({
               timeoutMs: config.webhookTimeoutMs,
+              connectTimeoutMs: config.webhookConnectTimeoutMs,
               allowPrivateTargets: config.webhookAllowPrivateTargets,
               // Several endpoints may share an origin; the worker bounds what is in flight per endpoint.
               maxSocketsPerOrigin: config.webhookConcurrency,
@@ -93,6 +94,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
               queues: eventQueueSettings(config),
               prefetch: config.webhookPrefetch,
               signingKey: eventMessageKey(config.secretsKey),
+              maxMessageBytes: config.eventsMaxMessageBytes,
               logger: logger.child({ component: 'event-consumer' }),
               onDeliveriesCreated: (count) => {
                 metrics.deliveriesCreated.inc(count);

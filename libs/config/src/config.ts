@@ -45,10 +45,17 @@ export interface AppConfig {
   ingestConsumer: boolean;
   /** Largest telemetry/AIS queue message the api parses; larger ones are dead-lettered unread. */
   ingestMaxMessageBytes: number;
+  /** Largest events-queue message the dispatcher reads; larger ones are dead-lettered unread (EVENTS_MAX_MESSAGE_BYTES). */
+  eventsMaxMessageBytes: number;
   webhookRetryScheduleSeconds: number[];
   webhookAllowPrivateTargets: boolean;
   /** Per attempt: connect + TLS + response headers (spec §6.5: 10 s). Lowered only by tests. */
   webhookTimeoutMs: number;
+  /**
+   * Per new connection: TCP connect + TLS handshake after the host name resolved (WEBHOOK_CONNECT_TIMEOUT_MS), so a
+   * peer that accepts TCP and never completes the handshake holds a delivery slot this long, not webhookTimeoutMs.
+   */
+  webhookConnectTimeoutMs: number;
   /** Attempts in flight in one dispatcher process. */
   webhookConcurrency: number;
   /** Attempts in flight to one endpoint in one dispatcher process: a slow receiver cannot take every slot. */
@@ -271,6 +278,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const jwtSigningKeys = parseSigningKeys(env.JWT_SIGNING_KEYS ?? `dev:${DEV_SIGNING_KEY}`);
   const secretsKey = createHash('sha256').update(`secrets:${secretsKeyText}`).digest();
   const webhookConcurrency = integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000);
+  const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000);
   return {
     nodeEnv,
     port,
@@ -300,9 +308,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     telemetryMaxRangeDays: integer(env, 'TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
     ingestConsumer: switchedOn(env.INGEST_CONSUMER),
     ingestMaxMessageBytes: integer(env, 'INGEST_MAX_MESSAGE_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576),
+    eventsMaxMessageBytes: integer(env, 'EVENTS_MAX_MESSAGE_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
-    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000),
+    webhookTimeoutMs,
+    // Never beyond the attempt's own timeout, which also covers the connection.
+    webhookConnectTimeoutMs: Math.min(webhookTimeoutMs, integer(env, 'WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 50, 10_000)),
     webhookConcurrency,
     webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
     webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.ceil(webhookConcurrency / 4), 1, 10_000),

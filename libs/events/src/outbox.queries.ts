@@ -27,10 +27,6 @@ export const OUTBOX_QUERIES = defineQueries({
        ORDER BY o.seq`,
     markPublished: `UPDATE outbox_events SET published_at = now() WHERE seq = ANY($1::bigint[])`,
     backlog: `SELECT count(*) AS unpublished, min(created_at) AS oldest FROM outbox_events WHERE published_at IS NULL`,
-    committedEventIds: `
-      SELECT o.id FROM outbox_events o
-        JOIN unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[]) AS m(id, account_id, event_type, envelope)
-          ON o.id = m.id AND o.account_id = m.account_id AND o.event_type = m.event_type AND o.envelope = m.envelope`,
     prunePublished: `
       DELETE FROM outbox_events WHERE seq IN (
         SELECT seq FROM outbox_events

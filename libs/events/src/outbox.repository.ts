@@ -29,12 +29,6 @@ export interface OutboxBacklog {
   oldestAgeSeconds: number;
 }
 
-/** An event as the dispatcher received it, to be checked against what the api committed. */
-export interface ReceivedEvent {
-  accountId: string;
-  envelope: EventEnvelope;
-}
-
 /**
  * Writes a domain event to the transactional outbox. Call it with the EntityManager of the
  * transaction that makes the change: the event exists if and only if the change committed.
@@ -77,18 +71,6 @@ export async function outboxBacklog(db: Db): Promise<OutboxBacklog> {
   const row = await sql.first<{ unpublished: string; oldest: Date | null }>(db, Q.backlog);
   const oldest = row?.oldest;
   return { unpublished: Number(row?.unpublished ?? 0), oldestAgeSeconds: oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0 };
-}
-
-/** The ids of those events that the api committed exactly as given (same id, account, type and envelope). */
-export async function committedEventIds(db: Db, events: ReceivedEvent[]): Promise<Set<string>> {
-  if (events.length === 0) return new Set();
-  const rows = await sql.rows<{ id: string }>(db, Q.committedEventIds, [
-    events.map((e) => e.envelope.id),
-    events.map((e) => e.accountId),
-    events.map((e) => e.envelope.type),
-    events.map((e) => JSON.stringify(e.envelope)),
-  ]);
-  return new Set(rows.map((row) => row.id));
 }
 
 /** Deletes published events older than the retention, `batch` at a time; returns how many. */

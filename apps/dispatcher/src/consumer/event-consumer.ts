@@ -12,6 +12,8 @@ export interface EventConsumerOptions {
   prefetch: number;
   /** eventMessageKey(SECRETS_KEY): the key the api's outbox relay signs every message with. */
   signingKey: Buffer;
+  /** EVENTS_MAX_MESSAGE_BYTES: a larger message is dead-lettered unread (never parsed, never verified). */
+  maxMessageBytes: number;
   logger: AppLogger;
   /** New deliveries exist: wake the worker (other replicas hear the NOTIFY). */
   onDeliveriesCreated(count: number): void;
@@ -25,10 +27,12 @@ export interface EventConsumerOptions {
  * message is held (retried with backoff) and, on shutdown or a lost channel, left unacknowledged
  * for redelivery. A message that is not an event at all is dead-lettered, never dropped.
  *
- * Tenancy is never taken from the broker: a message is fanned out only when it carries the api's
- * signature (EVENT_SIGNATURE_HEADER), or — for a message published before relays signed — when it
- * is exactly an event the api committed (id, account, type and envelope as in outbox_events).
- * Anything else is dead-lettered with an `x-rejection-reason` header, and nothing is delivered.
+ * Tenancy is never taken from the broker: each message is fanned out only when it carries the
+ * api's signature (EVENT_SIGNATURE_HEADER) over exactly its own bytes. The relay signs every message
+ * it publishes, so there is no unsigned path: an unsigned copy of a genuine event, or a genuine
+ * signature on altered bytes (another account, type or body), is dead-lettered with an
+ * `x-rejection-reason` header, and nothing of it is delivered. A message is judged alone, never by
+ * what else arrived in its batch.
  */
 export class EventConsumer {
   readonly broker: BrokerConnection;
@@ -36,7 +40,7 @@ export class EventConsumer {
   private consumerTag: string | null = null;
   private readonly active = new Set<Promise<void>>();
   /** Parsed messages whose deliveries are not stored yet, in arrival order. */
-  private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage; signed: boolean }> = [];
+  private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage }> = [];
   private storing: Promise<void> | null = null;
   private stopping = false;
 
@@ -111,17 +115,13 @@ export class EventConsumer {
 
   private receive(channel: Channel, message: ConsumeMessage | null): void {
     if (!message) return; // consumer cancelled by the broker; the reconnect resubscribes
-    let event: DomainEventMessage;
-    try {
-      event = parseEventMessage(message.content);
-    } catch (error) {
-      if (!(error instanceof MalformedEventMessage)) throw error;
-      this.deadLetter(channel, message, `malformed_event: ${error.message}`);
+    const checked = this.check(message);
+    if (!checked.ok) {
+      this.deadLetter(channel, message, checked.reason);
       this.settle(channel, () => channel.ack(message));
       return;
     }
-    const signed = verifyEventMessage(this.options.signingKey, message.content, message.properties.headers?.[EVENT_SIGNATURE_HEADER]);
-    this.waiting.push({ channel, raw: message, event, signed });
+    this.waiting.push({ channel, raw: message, event: checked.event });
     // On the next turn of the event loop, so that every message the broker sent in one read shares a statement.
     if (!this.storing) {
       const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
@@ -136,6 +136,25 @@ export class EventConsumer {
   }
 
   /**
+   * Judges one message on its own bytes, cheapest test first: its size (before anything reads it),
+   * the relay's HMAC over exactly these bytes (before they are parsed), then the shape of an event.
+   */
+  private check(message: ConsumeMessage): { ok: true; event: DomainEventMessage } | { ok: false; reason: string } {
+    const size = message.content.length;
+    const { maxMessageBytes, signingKey } = this.options;
+    if (size > maxMessageBytes) return { ok: false, reason: `message_too_large: ${size} bytes, at most ${maxMessageBytes} (EVENTS_MAX_MESSAGE_BYTES)` };
+    const header = message.properties.headers?.[EVENT_SIGNATURE_HEADER];
+    if (header === undefined || header === null) return { ok: false, reason: 'unauthenticated_event: unsigned (the api signs every event it publishes)' };
+    if (!verifyEventMessage(signingKey, message.content, header)) return { ok: false, reason: 'unauthenticated_event: signature mismatch (not these bytes, or not the api\'s key)' };
+    try {
+      return { ok: true, event: parseEventMessage(message.content) };
+    } catch (error) {
+      if (!(error instanceof MalformedEventMessage)) throw error;
+      return { ok: false, reason: `malformed_event: ${error.message}` };
+    }
+  }
+
+  /**
    * Fans out the waiting messages in batches, one at a time and in arrival order, and acknowledges
    * each batch with one `multiple` ack once its deliveries are stored: every earlier message of the
    * channel is already settled, by an earlier batch or by a dead-letter nack.
@@ -145,10 +164,9 @@ export class EventConsumer {
       const batch = this.waiting.splice(0, Math.max(1, this.options.prefetch)).filter((entry) => entry.channel === this.channel);
       if (batch.length === 0) continue; // from a channel that closed: the broker redelivers them
       const channel = batch[0].channel;
-      let events: DomainEventMessage[] = [];
+      const events = batch.map((entry) => entry.event);
       for (let attempt = 1; ; attempt++) {
         try {
-          events = await this.authentic(channel, batch);
           const created = await this.store.fanOut(events);
           if (created > 0) this.options.onDeliveriesCreated(created);
           break;
@@ -164,24 +182,6 @@ export class EventConsumer {
       const now = Date.now();
       for (const event of events) this.options.onEvent?.('fanned_out', Math.max(0, (now - Date.parse(event.envelope.created_at)) / 1000));
     }
-  }
-
-  /**
-   * The batch's events that come from the api: signed ones, and unsigned ones that match a
-   * committed outbox row exactly. The others are dead-lettered with a reason (their
-   * acknowledgement is the batch's `multiple` ack); a retry after a database error re-checks them
-   * and may dead-letter a copy twice, never deliver one.
-   */
-  private async authentic(channel: Channel, batch: Array<{ raw: ConsumeMessage; event: DomainEventMessage; signed: boolean }>): Promise<DomainEventMessage[]> {
-    const unsigned = batch.filter((entry) => !entry.signed);
-    if (unsigned.length === 0) return batch.map((entry) => entry.event);
-    const committed = await this.store.committedEventIds(unsigned.map((entry) => entry.event));
-    const accepted: DomainEventMessage[] = [];
-    for (const entry of batch) {
-      if (entry.signed || committed.has(entry.event.envelope.id)) accepted.push(entry.event);
-      else this.deadLetter(channel, entry.raw, 'unauthenticated_event: neither signed by the api nor a committed event');
-    }
-    return accepted;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import type { Db } from '@app/database/sql';
-import { committedEventIds, type DomainEventMessage } from '@app/events';
+import type { DomainEventMessage } from '@app/events';
 import {
   ATTEMPTS_KEPT_PER_ENDPOINT,
   cancelPendingDeliveries,
@@ -60,14 +60,6 @@ export class DeliveryStore {
    */
   fanOut(messages: DomainEventMessage[]): Promise<number> {
     return fanOutDeliveries(this.dataSource, messages);
-  }
-
-  /**
-   * The ids of those events that the api committed exactly as given (same id, account, type and
-   * envelope in outbox_events): how an unsigned message proves it is not forged.
-   */
-  committedEventIds(messages: DomainEventMessage[]): Promise<Set<string>> {
-    return committedEventIds(this.dataSource, messages.map((m) => ({ accountId: m.account_id, envelope: m.envelope })));
   }
 
   /**

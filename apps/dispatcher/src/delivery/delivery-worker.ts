@@ -3,6 +3,7 @@ import { decryptSecret, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
+import { nextEndpointToLaunch, SlotUsage } from './fair-share';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -18,7 +19,10 @@ export interface DeliveryWorkerOptions {
    * every replica together: one process at a time serves an account (webhook_claim_owners).
    */
   perEndpoint: number;
-  /** Attempts in flight per account (all replicas together, as `perEndpoint`): one tenant's stuck endpoints cannot take every slot. */
+  /**
+   * Attempts in flight per account (all replicas together, as `perEndpoint`): a hard cap. Below it,
+   * slots are shared fairly among the accounts with due work (fair-share.ts).
+   */
   perAccount: number;
   /** Successes waiting to be recorded, beyond which no more deliveries are claimed. */
   maxUnrecorded?: number;
@@ -37,7 +41,9 @@ const DEFER_MS = 1_000;
 
 /**
  * Sends due deliveries: claims as many as there are free slots (bounded globally, per account and
- * per endpoint, so neither one tenant nor one endpoint can hold every slot), attempts each,
+ * per endpoint, and shared max-min fairly among the accounts with due work, with the last free slot
+ * kept for a quick account that has nothing in flight — fair-share.ts — so neither a few tenants
+ * nor one endpoint can hold every slot), attempts each,
  * records the outcome, and schedules the retry in PostgreSQL. Woken by
  * NOTIFY on new deliveries, by its own retry timers and by a poll; everything it needs to resume
  * lives in the database, so a restart loses nothing.
@@ -51,7 +57,9 @@ const DEFER_MS = 1_000;
  * Claims run ahead of the slots: up to `perEndpoint` more deliveries per endpoint (and
  * `concurrency` more in all) are held, leased like the ones in flight, so a freed slot is refilled
  * at once and a claim round trip serves many slots. On stop the held ones are handed back (due
- * now), so another instance need not wait for their lease.
+ * now), so another instance need not wait for their lease. While that reserve is full, a claim
+ * still takes deliveries of the accounts holding less than an equal share of it: a stalled tenant's
+ * held backlog never keeps another tenant's new deliveries from being claimed.
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
@@ -64,6 +72,12 @@ export class DeliveryWorker {
   /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
   private readonly held = new Map<string, ClaimedDelivery[]>();
   private heldCount = 0;
+  /** When each account with work in hand last got a slot (the fair share's round robin). */
+  private readonly lastServed = new Map<string, number>();
+  private turn = 0;
+  private readonly usage = new SlotUsage();
+  /** Per account, the sum of its attempts' start times (ms): their slot time so far is running × now − this. */
+  private readonly startedAt = new Map<string, number>();
   /** The last pump stopped claiming because too many successes await their record. */
   private waitingForRecorder = false;
   private readonly active = new Set<Promise<void>>();
@@ -128,12 +142,17 @@ export class DeliveryWorker {
           this.waitingForRecorder = this.recorder.backlog >= this.maxUnrecorded;
           if (this.stopped || this.waitingForRecorder) break;
           const room = 2 * concurrency - this.inFlight - this.heldCount;
-          if (room <= 0) break;
           const busyAccounts = this.claimedPerAccount();
+          // Reserve full (other accounts' stalled work fills it): still claim for the accounts holding
+          // less than an equal share of it, up to `concurrency` beyond the reserve.
+          const underShareOnly = room <= 0;
+          const limit = underShareOnly ? Math.min(concurrency, 3 * concurrency - this.inFlight - this.heldCount) : room;
+          if (limit <= 0) break;
+          const perAccount = underShareOnly ? Math.min(2 * this.options.perAccount, Math.ceil((2 * concurrency) / (busyAccounts.size + 1))) : 2 * this.options.perAccount;
           const released = [...this.ownedAccounts].filter((accountId) => !busyAccounts.has(accountId));
           // Gives up the accounts it holds nothing of any more (in the claim's transaction; kept if it fails).
-          const claimed = await this.store.claimDue(room, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS, {
-            perAccount: 2 * this.options.perAccount,
+          const claimed = await this.store.claimDue(limit, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS, {
+            perAccount,
             busyAccounts,
             released,
           });
@@ -143,7 +162,7 @@ export class DeliveryWorker {
             this.hold(delivery);
           }
           this.launchHeld();
-          if (claimed.length < room) break;
+          if (underShareOnly || claimed.length < limit) break;
         }
       } catch (error) {
         this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');
@@ -186,24 +205,31 @@ export class DeliveryWorker {
     increment(this.heldAccounts, delivery.account_id, 1);
   }
 
-  /** Sends held deliveries while there are free slots, globally, for their account and for their endpoint. */
+  /** Sends held deliveries while there are free slots, globally, for their account and for their endpoint, fairly among accounts. */
   private launchHeld(): void {
-    if (this.stopped || this.heldCount === 0) return;
+    if (this.stopped) return;
     const { concurrency, perEndpoint, perAccount } = this.options;
-    for (const [endpointId, queue] of this.held) {
-      if (this.inFlight >= concurrency) return;
-      while (
-        queue.length > 0 &&
-        this.inFlight < concurrency &&
-        (this.busy.get(endpointId) ?? 0) < perEndpoint &&
-        (this.busyAccounts.get(queue[0].account_id) ?? 0) < perAccount
-      ) {
-        this.heldCount -= 1;
-        const delivery = queue.shift() as ClaimedDelivery;
-        increment(this.heldAccounts, delivery.account_id, -1);
-        this.launch(delivery);
-      }
+    const now = Date.now();
+    while (this.heldCount > 0) {
+      const endpointId = nextEndpointToLaunch(this.held, {
+        concurrency,
+        perEndpoint,
+        perAccount,
+        inFlight: this.inFlight,
+        busyEndpoints: this.busy,
+        busyAccounts: this.busyAccounts,
+        lastServed: this.lastServed,
+        used: (accountId) => this.usage.used(accountId, now) + (this.busyAccounts.get(accountId) ?? 0) * now - (this.startedAt.get(accountId) ?? 0),
+        isSlow: (accountId) => this.usage.isSlow(accountId, now),
+      });
+      if (endpointId === null) return;
+      const queue = this.held.get(endpointId) as ClaimedDelivery[];
+      const delivery = queue.shift() as ClaimedDelivery;
       if (queue.length === 0) this.held.delete(endpointId);
+      this.heldCount -= 1;
+      increment(this.heldAccounts, delivery.account_id, -1);
+      this.lastServed.set(delivery.account_id, ++this.turn);
+      this.launch(delivery);
     }
   }
 
@@ -212,6 +238,7 @@ export class DeliveryWorker {
     const deliveries = [...this.held.values()].flat();
     this.held.clear();
     this.heldAccounts.clear();
+    this.lastServed.clear();
     this.heldCount = 0;
     if (deliveries.length === 0) return;
     try {
@@ -230,6 +257,8 @@ export class DeliveryWorker {
     increment(this.busy, delivery.endpoint_id, 1);
     increment(this.busyAccounts, delivery.account_id, 1);
     this.options.onInFlight?.(this.inFlight);
+    const launchedAt = Date.now();
+    increment(this.startedAt, delivery.account_id, launchedAt);
     let released = false;
     const release = (): void => {
       if (released) return;
@@ -237,6 +266,9 @@ export class DeliveryWorker {
       this.inFlight -= 1;
       increment(this.busy, delivery.endpoint_id, -1);
       increment(this.busyAccounts, delivery.account_id, -1);
+      increment(this.startedAt, delivery.account_id, -launchedAt);
+      this.usage.note(delivery.account_id, Date.now() - launchedAt);
+      if (!this.busyAccounts.has(delivery.account_id) && !this.heldAccounts.has(delivery.account_id)) this.lastServed.delete(delivery.account_id);
       this.options.onInFlight?.(this.inFlight);
       this.launchHeld();
       // Claim again once half of the endpoint's reserve is used, not after every response.

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:https';
-import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { newId } from '@app/database';
@@ -19,6 +19,12 @@ import { classifyStatus, parseRetryAfter, type AttemptOutcome } from './retry-po
 
 export interface WebhookSenderOptions {
   timeoutMs: number;
+  /**
+   * WEBHOOK_CONNECT_TIMEOUT_MS: a new connection must finish TCP connect and the TLS handshake
+   * this long after its address is known (default timeoutMs). A peer that accepts TCP and never
+   * answers the handshake holds a slot this long, not the whole attempt timeout.
+   */
+  connectTimeoutMs?: number;
   allowPrivateTargets: boolean;
   /** Sockets per receiver origin (keep-alive pool size); endpoints sharing a host share its pool. */
   maxSocketsPerOrigin: number;
@@ -68,13 +74,15 @@ const DISCARD_TIMEOUT_MS = 2000;
 const AGENT_IDLE_MS = 5 * 60_000;
 
 class AttemptTimeout extends Error {}
+class ConnectTimeout extends Error {}
 class LocalSlotTimeout extends Error {}
 
 /**
  * One HTTPS POST per attempt, exactly as spec §6.3–6.4: fresh timestamp and signature with the
  * secret it is given, a new delivery id, the stored body bytes. Keep-alive agents per receiver
  * origin (a TLS handshake per delivery would cap throughput); redirects are never followed; the
- * response body is discarded unread; connect + TLS + response headers must fit in the timeout.
+ * response body is discarded unread; connect + TLS + response headers must fit in the timeout, and
+ * a new connection's TCP connect + TLS handshake in the (shorter) connect timeout.
  */
 export class WebhookSender {
   private readonly agents = new Map<string, { agent: Agent; lastUsed: number }>();
@@ -140,11 +148,14 @@ export class WebhookSender {
 
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
+      let deadline: NodeJS.Timeout | null = null;
+      let connectDeadline: NodeJS.Timeout | null = null;
       const settle = (value: AttemptResult): void => {
         if (settled) return;
         settled = true;
         clearTimeout(slotWait);
         if (deadline) clearTimeout(deadline);
+        if (connectDeadline) clearTimeout(connectDeadline);
         resolve(value);
       };
       const req = request(url, { method: 'POST', agent: this.agentFor(url), headers }, (res) => {
@@ -163,15 +174,16 @@ export class WebhookSender {
       // The endpoint's time (DNS, connect, TLS, response headers) starts when the request has a
       // socket; waiting for one of this process's sockets is bounded separately and is not the
       // endpoint's failure.
-      let deadline: NodeJS.Timeout | null = null;
       // A request destroyed before it has a socket reports its error only once it gets one: settle now.
       const slotWait = setTimeout(() => {
         settle(result({ statusCode: null, error: 'waited too long for a local connection slot', outcome: 'deferred', retryAfterSeconds: null }));
         req.destroy(new LocalSlotTimeout());
       }, this.options.slotWaitMs ?? this.options.timeoutMs);
-      req.once('socket', () => {
+      req.once('socket', (socket) => {
         clearTimeout(slotWait);
-        if (!settled) deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+        if (settled) return;
+        deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+        if (socket.connecting) this.boundConnect(socket, isIP(host) !== 0, req, (timer) => (connectDeadline = timer));
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (error instanceof LocalSlotTimeout) return;
@@ -181,6 +193,25 @@ export class WebhookSender {
       });
       req.end(webhook.body);
     });
+  }
+
+  /**
+   * Bounds a new connection's TCP connect + TLS handshake: from the moment its address is known
+   * (the resolver has its own deadline, WEBHOOK_DNS_TIMEOUT_MS) to `secureConnect`. The timer is
+   * armed at once with room for the DNS deadline too, and re-armed when the lookup answers.
+   */
+  private boundConnect(socket: Socket, literalAddress: boolean, req: ClientRequest, keep: (timer: NodeJS.Timeout) => void): void {
+    const connectMs = this.options.connectTimeoutMs ?? this.options.timeoutMs;
+    let timer: NodeJS.Timeout;
+    const arm = (ms: number): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => req.destroy(new ConnectTimeout(`connect timeout: no TLS connection within ${connectMs} ms`)), ms);
+      keep(timer);
+    };
+    arm(literalAddress ? connectMs : connectMs + (this.options.dnsTimeoutMs ?? 3000));
+    socket.once('lookup', () => arm(connectMs));
+    socket.once('secureConnect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
   }
 
   close(): void {

@@ -213,13 +213,16 @@ export const WEBHOOK_QUERIES = defineQueries({
       ),
       ranked AS (
         SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
-               $8 - coalesce(ba.in_flight, 0) AS account_room
+               coalesce(ba.in_flight, 0) AS account_claimed, $8 - coalesce(ba.in_flight, 0) AS account_room
           FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
          WHERE NOT EXISTS (SELECT 1 FROM taken t WHERE t.account_id = c.account_id)
       ),
       candidates AS (
+        -- max-min fair among the accounts with due work: each account's next delivery ranks by what
+        -- the account would then hold (already claimed + its rank), so the limit goes round the
+        -- accounts, least served first, instead of to whoever has the oldest backlog
         SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
-         ORDER BY next_attempt_at
+         ORDER BY account_claimed + nth, next_attempt_at
          LIMIT $4
       ),
       claimed AS (

@@ -250,7 +250,9 @@ export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): 
 
 /**
  * Claims due deliveries of enabled endpoints for the worker `workerId`: at most `perEndpoint - busy`
- * per endpoint, `perAccount - busyAccounts` per account and `limit` in all, oldest due first,
+ * per endpoint, `perAccount - busyAccounts` per account and `limit` in all, shared max-min fairly
+ * among the accounts with due work (the account that would hold least goes first; oldest due first
+ * within a level),
  * skipping rows another worker is claiming, and skipping every account another worker owns (one
  * worker at a time serves an account, so each worker's own bounds are the bounds of all of them
  * together). The worker owns the accounts it claims for as long as the lease, and first gives up
