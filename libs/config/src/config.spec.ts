@@ -77,6 +77,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('bounds each SMTP stage and the whole exchange of one e-mail, below the outbox lease', () => {
+    expect(loadConfig({})).toMatchObject({ smtpTimeoutMs: 10_000, smtpSendTimeoutMs: 30_000 });
+    expect(loadConfig({ SMTP_SEND_TIMEOUT_MS: '1500' }).smtpSendTimeoutMs).toBe(1500);
+    for (const bad of ['0', '99', '240001', 'soon']) expect(() => loadConfig({ SMTP_SEND_TIMEOUT_MS: bad })).toThrow(/SMTP_SEND_TIMEOUT_MS/);
+  });
+
   it('counts the API limits in memory without REDIS_URL, in Redis with one (validated, with a bounded timeout)', () => {
     expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'coldchain', redisTimeoutMs: 500 });
     expect(loadConfig({ REDIS_URL: ' ' }).redisUrl).toBeUndefined();

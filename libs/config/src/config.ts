@@ -80,6 +80,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** Longest wait of each SMTP stage (connect, greeting, each reply) when sending e-mail. */
   smtpTimeoutMs: number;
+  /** Longest whole SMTP exchange of one e-mail (a server that drips its replies never trips the per-stage timeout); then it is aborted and retried. */
+  smtpSendTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /**
@@ -319,6 +321,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
     smtpTimeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
+    // Below the outbox's 300 s lease on a claimed e-mail, so no second sender takes it mid-send.
+    smtpSendTimeoutMs: integer(env, 'SMTP_SEND_TIMEOUT_MS', 30_000, 100, 240_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     redisUrl: parseRedisUrl(env.REDIS_URL),
