@@ -256,18 +256,20 @@ describe('web panel: sign-in, sessions, CSRF, roles', () => {
       const { agent, csrf } = await openSignIn(api);
       return agent.post('/panel/sign-in/').set('X-Forwarded-For', ip).type('form').send({ _csrf: csrf, email, password });
     };
-    // Five failures are free, the sixth takes the first delayed turn, the seventh must wait.
-    for (let i = 0; i < 6; i += 1) expect((await attempt(`wrong-${i}`)).status).toBe(400);
-    const limited = await attempt('wrong-6');
-    expect(limited.status).toBe(429);
+    // Five failures are free; of the next two (sent at once) one takes the first delayed turn, the other must wait.
+    for (let i = 0; i < 5; i += 1) expect((await attempt(`wrong-${i}`)).status).toBe(400);
+    const turns = await Promise.all([attempt('wrong-5'), attempt('wrong-6')]);
+    expect(turns.map((res) => res.status).sort()).toEqual([400, 429]);
+    const limited = turns.find((res) => res.status === 429) as (typeof turns)[number];
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.text).toContain('Too many sign-in attempts.');
     expect(setCookieLine(limited.headers, 'cc_panel_session')).toBeUndefined();
     // The owner, from another network, is not locked out by them (it was: five failures from anywhere locked the e-mail for 15 minutes).
     expect((await attempt(PANEL_PASSWORD, '198.51.100.11')).status).toBe(303);
     // Unknown addresses are throttled the same way: being throttled says nothing about an account.
-    for (let i = 0; i < 6; i += 1) expect((await attempt('x', '198.51.100.12', 'ghost@example.com')).status).toBe(400);
-    expect((await attempt('x', '198.51.100.12', 'ghost@example.com')).status).toBe(429);
+    for (let i = 0; i < 5; i += 1) expect((await attempt('x', '198.51.100.12', 'ghost@example.com')).status).toBe(400);
+    const ghostTurns = await Promise.all([0, 1].map(() => attempt('x', '198.51.100.12', 'ghost@example.com')));
+    expect(ghostTurns.map((res) => res.status).sort()).toEqual([400, 429]);
 
     // One address spraying many e-mails: the 31st attempt in the window is refused.
     const ip = '203.0.113.50';
