@@ -4,7 +4,7 @@ import { CredentialsService } from '@app/domain';
 import { WebhookEndpointsService } from '@app/webhooks';
 import { toAccountId } from '@app/vocabulary';
 import { API, startApi, type TestApi } from '../support/api';
-import { newKey } from '../support/catalogue';
+import { createRecord, newKey } from '../support/catalogue';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
 import { insertPanelUser, type PanelBrowser, signIn } from '../support/panel';
 import { createShipment, shipmentBody, shipmentWorld } from '../support/shipments';
@@ -18,9 +18,8 @@ import routeScopes from '../route-scopes.json';
  * record kind has no foreign fixture here is listed in NOT_COVERED_HERE with where it is tested.
  */
 const NOT_COVERED_HERE: Record<string, string> = {
-  ':alarm_id': 'alarms.e2e-spec.ts (another tenant’s alarm is 404)',
-  ':report_id': 'reports.e2e-spec.ts (another tenant’s report is 404)',
-  ':template_id': 'shipment-templates.e2e-spec.ts (another tenant’s template is 404)',
+  ':alarm_id': 'alarms.e2e-spec.ts (another tenant’s alarm, an unknown one and a malformed id: 404)',
+  ':report_id': 'reports.e2e-spec.ts (another tenant’s report: 404)',
   ':event_id': 'webhook-event-log.e2e-spec.ts (another tenant’s event is 404)',
   ':token': 'shipment-share.e2e-spec.ts (share tokens are derived, not looked up by id)',
 };
@@ -47,6 +46,7 @@ describe('another tenant’s ids are answered exactly like ids that do not exist
       .set('Idempotency-Key', newKey())
       .send({ email: `invited-${randomUUID()}@example.com`, full_name: 'Invited', role: 'VIEWER' })
       .expect(201);
+    const template = await createRecord(api, other.tenant, 'shipment-templates', { name: 'Route', origin_location_id: other.refs.origin, destination_location_id: other.refs.destination });
     const otherAccount = toAccountId(other.tenant.accountId);
     const endpoint = await new WebhookEndpointsService(db, { secretsKey: api.config.secretsKey, allowPrivateTargets: true }).create(otherAccount, {
       url: 'https://127.0.0.1:9/neighbour',
@@ -58,6 +58,7 @@ describe('another tenant’s ids are answered exactly like ids that do not exist
       ':carrier_id': other.refs.seaCarrier,
       ':location_id': other.refs.origin,
       ':receiver_id': other.refs.receiver,
+      ':template_id': template.id as string,
       ':shipment_id': String(shipment.id),
       ':device_id': other.devices[1],
       ':user_id': await insertUser(db, { accountId: other.tenant.accountId }),
