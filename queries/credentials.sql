@@ -10,7 +10,7 @@ SELECT c.id, c.client_id, c.name, c.scopes, c.created_at, c.last_used_at, c.revo
  LEFT JOIN accounts a ON a.id = ca.account_id
 WHERE c.owner_account_id = $1 AND ($2::uuid IS NULL OR c.id = $2::uuid)
 GROUP BY c.id
-ORDER BY c.id DESC;
+ORDER BY c.created_at DESC, c.id DESC;
 
 -- credentials.revokeOwned (tenant: $1 is the caller's account)
 WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_id = $1 AND id = $2 FOR UPDATE),

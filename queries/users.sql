@@ -31,6 +31,10 @@ UPDATE invitation_emails SET next_attempt_at = now() + make_interval(secs => $2)
 -- users.giveUpInvitationEmail (platform: across tenants)
 UPDATE invitation_emails SET failed_at = now(), sealed_link = NULL, last_error = $2 WHERE invitation_id = $1;
 
+-- users.releaseInvitationEmail (platform: across tenants)
+UPDATE invitation_emails SET attempts = greatest(attempts - 1, 0), next_attempt_at = now()
+WHERE invitation_id = $1 AND sent_at IS NULL AND failed_at IS NULL;
+
 -- users.seedDemoUser (platform: across tenants)
 INSERT INTO users (id, account_id, email, full_name, locale, role, is_active, is_platform_staff, is_superuser)
 VALUES ($1, $2, $3, $4, 'en', $5, true, $6, false)

@@ -12,7 +12,7 @@ disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at
 
 -- webhooks.listEndpoints (tenant: $1 is the caller's account)
 SELECT id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,
-disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY id;
+disabled_reason, secret_rotated_at, signature_format, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id;
 
 -- webhooks.findEndpoint (tenant: $1 is the caller's account)
 SELECT id, account_id, url, events, description, enabled, consecutive_failures, disabled_at,

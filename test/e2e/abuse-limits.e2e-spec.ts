@@ -73,7 +73,7 @@ describe('rate limits on tenant-triggered work and brute force', () => {
         expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(5);
         expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(25);
         expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
-        // The right password is refused too while the limit lasts.
+        // The ceiling holds for every network where the address has not signed in (the right password too).
         const right = await agent.post('/panel/sign-in/').type('form').send({ _csrf: csrf, email: target.email, password: PANEL_PASSWORD });
         expect(right.status).toBe(429);
         expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
@@ -115,6 +115,75 @@ describe('rate limits on tenant-triggered work and brute force', () => {
       for (let i = 0; i < 4; i += 1) expect((await attempt(`wrong-${i}`)).status).toBe(400);
       await signIn(api, user.email);
       for (let i = 0; i < 4; i += 1) expect((await attempt(`wrong-again-${i}`)).status).toBe(400);
+    });
+  });
+
+  describe('panel sign-in: a stranger cannot lock the owner out, and guessing stays bounded (OWASP)', () => {
+    /** One sign-in form submitted from `ip` (a new browser each time: a success ends the sign-in page's nonce). */
+    const from = async (ip: string, email: string, password: string) => {
+      const browser = await openSignIn(api);
+      return browser.agent.post('/panel/sign-in/').set('X-Forwarded-For', ip).type('form').send({ _csrf: browser.csrf, email, password });
+    };
+
+    it('lets the owner sign in from their network while an attack from 40 other networks spends the per-e-mail ceiling', async () => {
+      const accountId = await createAccount(dataSource, 'Owner Co');
+      const owner = await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN');
+      const home = '203.0.113.7';
+      expect((await from(home, owner.email, PANEL_PASSWORD)).status).toBe(303); // the owner's usual network
+      expect((await from('2001:db8:4:5::1', owner.email, PANEL_PASSWORD)).status).toBe(303); // and their IPv6 /64
+      const verify = jest.spyOn(api.app.get(SignInService), 'verify');
+      try {
+        const attack = [];
+        for (let i = 0; i < 40; i += 1) attack.push((await from(`198.18.${i}.1`, owner.email, `guess-${i}`)).status);
+        expect(attack.filter((status) => status === 400)).toHaveLength(5); // PANEL_SIGN_IN_FAILURES_PER_EMAIL of this suite
+        expect(attack.filter((status) => status === 429)).toHaveLength(35);
+        expect(verify.mock.calls.length).toBe(5);
+        // During the attack the owner still gets in from home, even after a typo.
+        expect((await from(home, owner.email, 'typo')).status).toBe(400);
+        const signedIn = await from(home, owner.email, PANEL_PASSWORD);
+        expect(signedIn.status).toBe(303);
+        expect(signedIn.headers.location).toBe('/panel/');
+        // From another address of their IPv6 /64 just the same (one client network)…
+        expect((await from('2001:db8:4:5::99', owner.email, PANEL_PASSWORD)).status).toBe(303);
+        // …while a network where the address never signed in meets the spent ceiling.
+        expect((await from('198.18.200.1', owner.email, PANEL_PASSWORD)).status).toBe(429);
+      } finally {
+        verify.mockRestore();
+      }
+    });
+
+    it('lets the owner sign in from a new network while other networks guess below the ceiling (no hard 15-minute lock)', async () => {
+      const accountId = await createAccount(dataSource, 'Traveller Co');
+      const owner = await insertPanelUser(dataSource, accountId, 'VIEWER');
+      for (let i = 0; i < 4; i += 1) expect((await from('198.51.100.66', owner.email, `guess-${i}`)).status).toBe(400);
+      expect((await from('192.0.2.80', owner.email, PANEL_PASSWORD)).status).toBe(303);
+    });
+
+    it('slows one network with growing delays after PANEL_SIGN_IN_FAILURES_PER_NETWORK failures, and bounds guessing from many networks by the ceiling', async () => {
+      const accountId = await createAccount(dataSource, 'Delay Co');
+      const owner = await insertPanelUser(dataSource, accountId, 'VIEWER');
+      const office = '203.0.113.90'; // a network where the address signed in: exempt from the ceiling, not from the delays
+      expect((await from(office, owner.email, PANEL_PASSWORD)).status).toBe(303);
+      const verify = jest.spyOn(api.app.get(SignInService), 'verify');
+      try {
+        for (let i = 0; i < 5; i += 1) expect((await from(office, owner.email, `wrong-${i}`)).status).toBe(400);
+        // Three at once (no timing luck needed): one takes the turn, the others are told to wait 1 s…
+        const statusesAndWaits = (answers: Array<{ status: number; headers: Record<string, string> }>) =>
+          answers.map((res) => `${res.status}${res.status === 429 ? ` wait ${res.headers['retry-after']}` : ''}`).sort();
+        expect(statusesAndWaits(await Promise.all([0, 1, 2].map((i) => from(office, owner.email, `turn-a-${i}`))))).toEqual(['400', '429 wait 1', '429 wait 1']);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        // …then 2 s (doubled), and so on up to PANEL_SIGN_IN_MAX_DELAY_SECONDS.
+        expect(statusesAndWaits(await Promise.all([0, 1, 2].map((i) => from(office, owner.email, `turn-b-${i}`))))).toEqual(['400', '429 wait 2', '429 wait 2']);
+        expect(verify.mock.calls.length).toBe(7);
+
+        // 60 networks, each new: the per-network budgets are untouched, the ceiling (5 here) stops them all.
+        verify.mockClear();
+        const spread = await Promise.all(Array.from({ length: 60 }, (_, i) => from(`2001:db8:${i.toString(16)}::1`, owner.email, `spread-${i}`)));
+        expect(spread.filter((res) => res.status !== 429).length).toBeLessThanOrEqual(5);
+        expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+      } finally {
+        verify.mockRestore();
+      }
     });
   });
 

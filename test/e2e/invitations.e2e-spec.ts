@@ -5,7 +5,8 @@ import { InvitationEmailRelay } from '../../apps/api/src/invitations/invitation-
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
-import { startSmtp, type TestSmtp } from '../support/smtp';
+import { AppProcess, freePort, waitShowingOutput } from '../support/app-process';
+import { DrippingSmtpProxy, startSmtp, type TestSmtp } from '../support/smtp';
 import { TcpProxy } from '../support/tcp-proxy';
 import { insertUser } from '../support/users';
 import { waitFor } from '../support/wait';
@@ -335,6 +336,106 @@ describe('/user-invitations/ and the hosted password page', () => {
         for (const socket of sockets) socket.destroy();
         await new Promise<void>((resolve) => stalling.close(() => resolve()));
       }
+    });
+  });
+
+  describe('a mail server that drips its replies (one byte a second, so no idle timeout fires)', () => {
+    let dripping: DrippingSmtpProxy;
+    beforeEach(async () => {
+      dripping = new DrippingSmtpProxy(smtp, 1000);
+      await dripping.start();
+    });
+    afterEach(() => dripping.close());
+
+    const emailRow = async (invitationId: string) =>
+      (
+        await dataSourceOf(api.app).query(
+          `SELECT attempts, last_error, sent_at, failed_at, sealed_link IS NOT NULL AS sealed, next_attempt_at <= now() AS due FROM invitation_emails WHERE invitation_id = $1`,
+          [invitationId],
+        )
+      )[0];
+    const inviteThrough = async (http: TestApi['http'], email: string): Promise<string> =>
+      (await http.post(`${API}/user-invitations/`).set(tenant.auth).set('Idempotency-Key', newKey()).send({ email, full_name: 'Dripped', role: 'VIEWER' }).expect(201)).body.id;
+
+    it('ends each send at SMTP_SEND_TIMEOUT_MS, so the next e-mail is not held up; both go out once the server behaves', async () => {
+      await withoutMainSender(async () => {
+        const slow = await startApi({ SMTP_URL: dripping.url, SMTP_TIMEOUT_MS: '10000', SMTP_SEND_TIMEOUT_MS: '1500' });
+        try {
+          const started = Date.now();
+          const first = await inviteThrough(slow.http, 'dripped.first@example.com');
+          const second = await inviteThrough(slow.http, 'dripped.second@example.com');
+          for (const id of [first, second]) {
+            const row = await waitFor('the attempt to end at its deadline', async () => ((await emailRow(id))?.last_error ? emailRow(id) : undefined), 15_000);
+            expect(row).toMatchObject({ attempts: 1, sent_at: null, failed_at: null, sealed: true });
+            expect(row.last_error).toMatch(/SMTP_SEND_TIMEOUT_MS/);
+          }
+          // Two sends one after the other, each cut at 1.5 s (an idle timeout alone let one run for minutes).
+          expect(Date.now() - started).toBeLessThan(10_000);
+          expect(dripping.dripped).toBeGreaterThan(0);
+
+          const before = smtp.messages.length;
+          dripping.behave();
+          await dataSourceOf(api.app).query('UPDATE invitation_emails SET next_attempt_at = now() WHERE invitation_id = ANY($1)', [[first, second]]);
+          for (const email of ['dripped.first@example.com', 'dripped.second@example.com']) {
+            await waitFor(`the e-mail to ${email}`, () => smtp.messages.slice(before).find((m) => m.to.includes(email)), 15_000);
+          }
+          expect(await emailRow(first)).toMatchObject({ attempts: 2, sent_at: expect.any(Date), last_error: null, sealed: false });
+        } finally {
+          await slow.close();
+        }
+      });
+    });
+
+    it('SIGTERM to a real api process mid-send exits within 10 s; the abandoned e-mail is released, not lost, and sent once the server behaves', async () => {
+      await withoutMainSender(async () => {
+        const port = await freePort();
+        const child = AppProcess.spawn('api', 'api', port, {
+          ...process.env,
+          PORT: String(port),
+          OPS_PORT: '0',
+          PUBLIC_BASE_URL: 'http://api.test',
+          SMTP_URL: dripping.url,
+          SMTP_TIMEOUT_MS: '10000',
+          OUTBOX_RELAY: 'off',
+          INGEST_CONSUMER: 'off',
+          LOG_LEVEL: 'info',
+        });
+        try {
+          await waitShowingOutput([child], 'the api process', async () => (await child.status('/health/live')) === 200 || !child.running, 60_000);
+          expect(child.running).toBe(true);
+          const res = await fetch(child.url(`${API}/user-invitations/`), {
+            method: 'POST',
+            headers: { ...tenant.auth, 'Idempotency-Key': newKey(), 'Content-Type': 'application/json' },
+            body: JSON.stringify({ email: 'sigterm@example.com', full_name: 'Sigterm', role: 'VIEWER' }),
+          });
+          expect(res.status).toBe(201);
+          const { id } = (await res.json()) as { id: string };
+          await waitShowingOutput([child], 'the send to be under way and dripping', () => dripping.connections > 0 && dripping.dripped >= 2, 20_000);
+
+          const stopping = Date.now();
+          child.kill('SIGTERM').catch(() => undefined);
+          const exited = await Promise.race([child.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))]);
+          const took = Date.now() - stopping;
+          expect({ exited: exited !== null, took: took < 10_000 }).toEqual({ exited: true, took: true });
+
+          // Abandoned, not failed: due again at once, the attempt not counted, the link still sealed.
+          expect(await emailRow(id)).toMatchObject({ attempts: 0, sent_at: null, failed_at: null, sealed: true, due: true });
+
+          const before = smtp.messages.length;
+          dripping.behave();
+          const after = await startApi({ SMTP_URL: dripping.url });
+          try {
+            const mail = await waitFor('the released e-mail', () => smtp.messages.slice(before).find((m) => m.to.includes('sigterm@example.com')), 15_000);
+            expect(LINK.test(mail.text)).toBe(true);
+            await waitFor('the e-mail to be marked sent', async () => (await emailRow(id))?.sent_at);
+            expect(await emailRow(id)).toMatchObject({ attempts: 1, sealed: false });
+          } finally {
+            await after.close();
+          }
+        } finally {
+          await child.kill('SIGKILL');
+        }
+      });
     });
   });
 

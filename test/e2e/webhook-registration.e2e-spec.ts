@@ -5,6 +5,7 @@ import { runCaptured } from '../support/cli';
 import { TestDnsServer } from '../support/dns-server';
 import { createAccount, dataSourceOf } from '../support/fixtures';
 import { insertPanelUser, type PanelBrowser, signIn } from '../support/panel';
+import { EMBEDDED_PRIVATE_IPV4, sampleAddresses, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6 } from '../support/special-purpose-addresses';
 import type { AccountId } from '@app/vocabulary';
 
 /**
@@ -17,6 +18,16 @@ const PRIVATE_HOST = 'intranet.probe.test';
 const PRIVATE_ADDRESS = '10.20.30.40';
 const SILENT_HOST = 'silent.probe.test';
 const MAX_ENDPOINTS = 3;
+
+/** Every special-purpose range (IANA registries and the extra ones) and every private IPv4 embedding, by a literal and by a name. */
+const SPECIAL_TARGETS = [
+  ...[...SPECIAL_PURPOSE_IPV4, ...SPECIAL_PURPOSE_IPV6].map((range) => {
+    const samples = sampleAddresses(range.cidr);
+    return { label: `${range.cidr} (${range.name})`, literal: samples[0], resolved: samples[samples.length - 1] };
+  }),
+  ...EMBEDDED_PRIVATE_IPV4.map(([form, address]) => ({ label: `${form} ${address}`, literal: address, resolved: address })),
+].map((target, n) => ({ ...target, host: `special-${n}.probe.test` }));
+const literalUrl = (address: string): string => (address.includes(':') ? `https://[${address}]/hook` : `https://${address}/hook`);
 
 describe('webhook registration: refusals say little, and an account has a bounded number of endpoints', () => {
   let dns: TestDnsServer;
@@ -31,11 +42,19 @@ describe('webhook registration: refusals say little, and an account has a bounde
     WEBHOOK_DNS_SERVERS: dns.address,
     WEBHOOK_DNS_TIMEOUT_MS: '500',
     WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT: String(MAX_ENDPOINTS),
+    // The table below makes a few hundred refused registrations.
+    PANEL_POSTS_PER_MINUTE: '100000',
+    WEBHOOK_ENDPOINT_CREATES_PER_HOUR: '100000',
   });
 
   beforeAll(async () => {
     dns = await TestDnsServer.start({
-      answers: { [PRIVATE_HOST]: [PRIVATE_ADDRESS], 'public.probe.test': ['93.184.216.34'] },
+      answers: {
+        [PRIVATE_HOST]: [PRIVATE_ADDRESS],
+        'public.probe.test': ['93.184.216.34'],
+        'ipv4-compatible.probe.test': ['93.184.216.34', '::7f00:1'],
+        ...Object.fromEntries(SPECIAL_TARGETS.map((target) => [target.host, [target.resolved]])),
+      },
       silent: [SILENT_HOST],
     });
     api = await startApi(settings());
@@ -83,6 +102,33 @@ describe('webhook registration: refusals say little, and an account has a bounde
     revealsNothing(form.replace(url, '').replace(`value="${url}"`, ''));
     expect(Date.now() - started).toBeLessThan(5_000); // the DNS deadline, not the thread pool's luck
     expect(await dataSource.query('SELECT 1 FROM webhook_endpoints WHERE account_id = $1', [accountId])).toEqual([]);
+  });
+
+  it.each(SPECIAL_TARGETS.map((target) => [target.label, target] as const))(
+    'panel: refuses a special-purpose address, as a literal and as what a name resolves to: %s',
+    async (_label, target) => {
+      const urls = [literalUrl(target.literal), `https://${target.host}/hook`];
+      const answers = [];
+      for (const url of urls) {
+        const res = await register(url);
+        answers.push({ url, status: res.status, refused: res.text.includes('This address is not allowed.') });
+      }
+      const saved = await dataSource.query('SELECT url FROM webhook_endpoints WHERE account_id = $1', [accountId]);
+      await dataSource.query('DELETE FROM webhook_endpoints WHERE account_id = $1', [accountId]); // one wrong acceptance must not fail the rest
+      expect(answers).toEqual(urls.map((url) => ({ url, status: 400, refused: true })));
+      expect(saved).toEqual([]);
+    },
+  );
+
+  it('panel: refuses https://[::7f00:1]/ (IPv4-compatible loopback) and a name with a public and an IPv4-compatible address', async () => {
+    for (const url of ['https://[::7f00:1]/', 'https://[::127.0.0.1]/', 'https://ipv4-compatible.probe.test/hook']) {
+      const res = await register(url);
+      expect({ url, status: res.status }).toEqual({ url, status: 400 });
+      expect(res.text).toContain('This address is not allowed.');
+    }
+    const accepted = await register('https://public.probe.test/hook');
+    expect(accepted.status).toBe(200);
+    await dataSource.query('DELETE FROM webhook_endpoints WHERE account_id = $1', [accountId]);
   });
 
   it('CLI: the same two answers, nothing more', async () => {

@@ -64,7 +64,9 @@ describe('loadConfig', () => {
   it('reads the abuse limits, each a positive integer', () => {
     expect(loadConfig({})).toMatchObject({
       panelSignInAttemptsPerIp: 30,
-      panelSignInFailuresPerEmail: 5,
+      panelSignInFailuresPerEmail: 100,
+      panelSignInFailuresPerNetwork: 5,
+      panelSignInMaxDelaySeconds: 900,
       panelPostsPerMinute: 60,
       webhookTestEventsPerHour: 30,
       webhookEndpointCreatesPerHour: 20,
@@ -72,9 +74,15 @@ describe('loadConfig', () => {
       userInvitationsPerHour: 20,
     });
     expect(loadConfig({ WEBHOOK_TEST_EVENTS_PER_HOUR: '5', PANEL_POSTS_PER_MINUTE: '7' })).toMatchObject({ webhookTestEventsPerHour: 5, panelPostsPerMinute: 7 });
-    for (const name of ['PANEL_SIGN_IN_ATTEMPTS_PER_IP', 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 'PANEL_POSTS_PER_MINUTE', 'WEBHOOK_TEST_EVENTS_PER_HOUR', 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 'INVITATION_ACCEPTS_PER_MINUTE', 'USER_INVITATIONS_PER_HOUR']) {
+    for (const name of ['PANEL_SIGN_IN_ATTEMPTS_PER_IP', 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 'PANEL_SIGN_IN_FAILURES_PER_NETWORK', 'PANEL_SIGN_IN_MAX_DELAY_SECONDS', 'PANEL_POSTS_PER_MINUTE', 'WEBHOOK_TEST_EVENTS_PER_HOUR', 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 'INVITATION_ACCEPTS_PER_MINUTE', 'USER_INVITATIONS_PER_HOUR']) {
       for (const bad of ['0', '-1', '1.5', 'many']) expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
     }
+  });
+
+  it('bounds each SMTP stage and the whole exchange of one e-mail, below the outbox lease', () => {
+    expect(loadConfig({})).toMatchObject({ smtpTimeoutMs: 10_000, smtpSendTimeoutMs: 30_000 });
+    expect(loadConfig({ SMTP_SEND_TIMEOUT_MS: '1500' }).smtpSendTimeoutMs).toBe(1500);
+    for (const bad of ['0', '99', '240001', 'soon']) expect(() => loadConfig({ SMTP_SEND_TIMEOUT_MS: bad })).toThrow(/SMTP_SEND_TIMEOUT_MS/);
   });
 
   it('counts the API limits in memory without REDIS_URL, in Redis with one (validated, with a bounded timeout)', () => {

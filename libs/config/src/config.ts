@@ -87,6 +87,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** Longest wait of each SMTP stage (connect, greeting, each reply) when sending e-mail. */
   smtpTimeoutMs: number;
+  /** Longest whole SMTP exchange of one e-mail (a server that drips its replies never trips the per-stage timeout); then it is aborted and retried. */
+  smtpSendTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /**
@@ -100,8 +102,12 @@ export interface AppConfig {
   redisTimeoutMs: number;
   /** Panel sign-in attempts per client address (IPv6: per /64) per 15 minutes. */
   panelSignInAttemptsPerIp: number;
-  /** Failed panel sign-ins per e-mail address per 15 minutes (a success clears them). */
+  /** Ceiling of failed panel sign-ins per e-mail address per 24 hours, from networks where it has not signed in lately. */
   panelSignInFailuresPerEmail: number;
+  /** Failed panel sign-ins of one e-mail address from one client network before each attempt waits a growing delay. */
+  panelSignInFailuresPerNetwork: number;
+  /** Longest of those delays (they double from 1 s). */
+  panelSignInMaxDelaySeconds: number;
   /** State-changing panel requests (every POST) per signed-in person per minute. */
   panelPostsPerMinute: number;
   /** Webhook test events and manual resends per account per hour (panel; the API when it has them). */
@@ -330,13 +336,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
     smtpTimeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
+    // Below the outbox's 300 s lease on a claimed e-mail, so no second sender takes it mid-send.
+    smtpSendTimeoutMs: integer(env, 'SMTP_SEND_TIMEOUT_MS', 30_000, 100, 240_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     redisKeyPrefix: parseRedisKeyPrefix(env.REDIS_KEY_PREFIX),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 500, 10, 10_000),
     panelSignInAttemptsPerIp: integer(env, 'PANEL_SIGN_IN_ATTEMPTS_PER_IP', 30, 1, 10_000_000),
-    panelSignInFailuresPerEmail: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 5, 1, 1000),
+    panelSignInFailuresPerEmail: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 100, 1, 100_000),
+    panelSignInFailuresPerNetwork: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_NETWORK', 5, 1, 1000),
+    panelSignInMaxDelaySeconds: integer(env, 'PANEL_SIGN_IN_MAX_DELAY_SECONDS', 900, 1, 86_400),
     panelPostsPerMinute: integer(env, 'PANEL_POSTS_PER_MINUTE', 60, 1, 10_000_000),
     webhookTestEventsPerHour: integer(env, 'WEBHOOK_TEST_EVENTS_PER_HOUR', 30, 1, 10_000_000),
     webhookEndpointCreatesPerHour: integer(env, 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 20, 1, 10_000_000),

@@ -1,23 +1,28 @@
 import type { LookupOptions } from 'node:dns';
+import { EMBEDDED_PRIVATE_IPV4, PUBLIC_ADDRESSES, sampleAddresses, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6 } from '../../../test/support/special-purpose-addresses';
 import { assertPublicTarget, isPrivateAddress, parseWebhookUrl, TARGET_REFUSED, vettedLookup, type LookupFunction } from './target-policy';
 
 describe('webhook target policy', () => {
-  it.each([
-    '0.0.0.0', '10.0.0.1', '10.255.255.255', '100.64.0.1', '100.127.255.254', '127.0.0.1', '127.255.0.9',
-    '169.254.169.254', '169.254.0.1', '172.16.0.1', '172.31.255.255', '192.0.0.8', '192.0.2.1', '192.168.0.1',
-    '198.18.0.1', '198.51.100.7', '203.0.113.9', '224.0.0.251', '239.255.255.250', '240.0.0.1', '255.255.255.255',
-    '::', '::1', '::ffff:127.0.0.1', '::ffff:10.1.2.3', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '64:ff9b::10.0.0.1',
-    'fc00::1', 'fd00:ec2::254', 'fe80::1', 'fec0::1', 'ff02::1', '2001:db8::1', '100::1', '2002:7f00:1::1', 'not-an-ip',
-  ])('treats %s as private', (address) => {
+  describe.each([
+    ['IPv4', SPECIAL_PURPOSE_IPV4],
+    ['IPv6', SPECIAL_PURPOSE_IPV6],
+  ])('every %s special-purpose range (IANA registry and the extra ones)', (_family, table) => {
+    it.each(table.map((range) => [range.cidr, range.name, sampleAddresses(range.cidr)] as const))('refuses %s (%s): %j', (_cidr, _name, addresses) => {
+      for (const address of addresses) expect({ address, private: isPrivateAddress(address) }).toEqual({ address, private: true });
+    });
+  });
+
+  it.each(EMBEDDED_PRIVATE_IPV4)('refuses a private IPv4 address embedded in IPv6: %s %s', (_form, address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '100.63.255.255', '100.128.0.1', '172.15.255.255', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'treats %s as public',
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(false);
-    },
-  );
+  it.each(['::', '0.0.0.0', '169.254.169.254', 'fd00:ec2::254', 'fe80::1%eth0', '2606:4700::1%eth0', 'not-an-ip', '', '1.2.3', '::ffff:999.0.0.1'])('refuses %j', (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each(PUBLIC_ADDRESSES)('accepts the public address %s', (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
 
   it('accepts only https addresses without credentials or fragments', () => {
     expect(parseWebhookUrl(' https://hooks.example.com/in ').toString()).toBe('https://hooks.example.com/in');
@@ -43,6 +48,8 @@ describe('webhook target policy', () => {
     expect(await refusal('https://x.example/', async () => Promise.reject(new Error('queryA ENOTFOUND x.example')))).toBe('this address cannot be reached');
     expect(await refusal('https://[::1]/', resolver([]))).toBe('this address is not allowed');
     expect(await refusal('https://169.254.169.254/', resolver([]))).toBe('this address is not allowed');
+    expect(await refusal('https://[::7f00:1]/', resolver([]))).toBe('this address is not allowed');
+    expect(await refusal('https://x.example/', resolver(['::7f00:1']))).toBe('this address is not allowed');
   });
 
   describe('vettedLookup (connect time)', () => {
@@ -68,6 +75,8 @@ describe('webhook target policy', () => {
       const lookup = vettedLookup(resolving(['169.254.169.254', 'fd00:ec2::254']), false);
       const { error } = await run(lookup, { all: true });
       expect(error?.code).toBe(TARGET_REFUSED);
+      // DNS rebinding to an IPv4-compatible or NAT64 form of loopback is refused the same way.
+      expect((await run(vettedLookup(resolving(['::7f00:1', '64:ff9b::7f00:1']), false), {})).error?.code).toBe(TARGET_REFUSED);
     });
 
     it('reports a DNS failure by its code, without resolver details', async () => {

@@ -1,65 +1,46 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Where a webhook may be sent (SSRF guard): https only, and never to a private, loopback,
- * link-local, CGNAT, unique-local, multicast, reserved or cloud metadata address unless
- * WEBHOOK_ALLOW_PRIVATE_TARGETS. Checked when an address is saved and again on every connect,
- * because DNS can change between the two (rebinding).
+ * Where a webhook may be sent (SSRF guard): https only, and only to a public unicast address
+ * unless WEBHOOK_ALLOW_PRIVATE_TARGETS. Checked when an address is saved and again on every
+ * connect, because DNS can change between the two (rebinding); both use `isPrivateAddress`.
+ *
+ * The classification is ipaddr.js's `range()`, which covers the IANA special-purpose registries
+ * for IPv4 and IPv6 (private, loopback, link-local, CGNAT, documentation, benchmarking, AS112, AMT,
+ * ORCHID, Teredo, 6to4, NAT64, SRv6, …) and multicast: anything but `unicast` is refused. It is
+ * supplemented only where the registries say more than it does:
+ * - an IPv6 address must lie in 2000::/3, the only global unicast space IANA has allocated
+ *   (iana-ipv6-address-space). ipaddr.js calls everything else outside its named ranges
+ *   `unicast`, including the deprecated IPv4-compatible ::/96 (`::7f00:1` is 127.0.0.1 on a
+ *   host that still routes it), ::/8 and the Dummy IPv6 Prefix 100:0:0:1::/64;
+ * - an IPv4 address carried in IPv4-mapped ::ffff:0:0/96 or the NAT64 well-known prefix
+ *   64:ff9b::/96 is judged as that IPv4 address (public ones are reachable through them; private
+ *   ones are not allowed). Every other embedding — IPv4-compatible, IPv4-translated, 6to4, Teredo,
+ *   local-use NAT64 64:ff9b:1::/48 — is refused whatever it carries.
+ * The table-driven test over both registries is libs/webhooks/src/target-policy.spec.ts.
  */
-const BLOCKED = new BlockList();
-const V4: Array<[string, number]> = [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, includes 169.254.169.254 (metadata)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-];
-const V6: Array<[string, number]> = [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['2001::', 32], // Teredo (embeds an IPv4 address)
-  ['2002::', 16], // 6to4 (embeds an IPv4 address)
-  ['fc00::', 7], // unique-local, includes fd00:ec2::254 (metadata)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
-for (const [net, prefix] of V4) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of V6) BLOCKED.addSubnet(net, prefix, 'ipv6');
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
-/** IPv4 embedded in NAT64 (64:ff9b::/96) is checked as IPv4; IPv4-mapped is handled by BlockList. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^64:ff9b::(?:([0-9a-f]{1,4}):([0-9a-f]{1,4})|(\d+\.\d+\.\d+\.\d+))$/i.exec(address);
-  if (!match) return null;
-  if (match[3]) return match[3];
-  const high = parseInt(match[1], 16);
-  const low = parseInt(match[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+function isPublicIpv4(address: ipaddr.IPv4): boolean {
+  return address.range() === 'unicast';
 }
 
+function isPublicIpv6(address: ipaddr.IPv6): boolean {
+  if (address.isIPv4MappedAddress()) return isPublicIpv4(address.toIPv4Address());
+  if (address.match(NAT64_WELL_KNOWN)) return isPublicIpv4(ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4);
+  if (!address.match(GLOBAL_UNICAST)) return false;
+  return address.range() === 'unicast';
+}
+
+/** True for every address a webhook must not reach, and for anything that is not an IP address. */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return BLOCKED.check(v4, 'ipv4');
-    return BLOCKED.check(address, 'ipv6');
-  }
-  return true; // not an address at all: refuse
+  // Not an address at all, or one with a zone id (`fe80::1%eth0`: no webhook target has one): refuse.
+  if (!isIP(address) || address.includes('%')) return true;
+  const parsed = ipaddr.parse(address);
+  return parsed.kind() === 'ipv4' ? !isPublicIpv4(parsed as ipaddr.IPv4) : !isPublicIpv6(parsed as ipaddr.IPv6);
 }
 
 export class WebhookTargetError extends Error {}

@@ -42,7 +42,7 @@ export async function usersInviteAdmin({ dataSource, config }: CliContext, optio
   if (!account) throw new CliError(`no account ${options.account}`);
   if (account.status !== 'active' || account.kind !== 'customer') throw new CliError(`account ${account.id} is not an active customer account`);
 
-  const sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, () => undefined, config.smtpTimeoutMs);
+  const sender = new InvitationMailSender(config.smtpUrl, config.publicBaseUrl, () => undefined, { stageMs: config.smtpTimeoutMs, sendMs: config.smtpSendTimeoutMs });
   if (!options.printLink && !sender.configured) throw new CliError('SMTP_URL is unset, so the invitation cannot be e-mailed; set SMTP_URL, or pass --print-link and hand the link over yourself');
   try {
     const { invitation, link } = await createInvitation(dataSource, config.secretsKey, config.publicBaseUrl, {

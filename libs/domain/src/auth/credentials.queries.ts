@@ -17,7 +17,7 @@ export const CREDENTIAL_QUERIES = defineQueries({
         LEFT JOIN accounts a ON a.id = ca.account_id
        WHERE c.owner_account_id = $1 AND ($2::uuid IS NULL OR c.id = $2::uuid)
        GROUP BY c.id
-       ORDER BY c.id DESC`,
+       ORDER BY c.created_at DESC, c.id DESC`,
     revokeOwned: `
       WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_id = $1 AND id = $2 FOR UPDATE),
            updated AS (UPDATE api_credentials c SET revoked_at = now(), updated_at = now()

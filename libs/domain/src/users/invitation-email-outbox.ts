@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Db } from '@app/database/sql';
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '@app/webhooks';
-import type { InvitationSender } from './invitation-mail';
+import { SendAbandonedError, type InvitationSender } from './invitation-mail';
 import { invitationLink } from './invitation-link';
 import { ROLES } from './roles';
 import {
@@ -9,6 +9,7 @@ import {
   giveUpInvitationEmail,
   insertInvitationEmail,
   markInvitationEmailSent,
+  releaseInvitationEmail,
   retryInvitationEmail,
   type ClaimedInvitationEmail as ClaimedEmail,
 } from './users.repository';
@@ -37,6 +38,8 @@ export interface InvitationEmailOutcome {
   sent: number;
   retrying: number;
   failed: number;
+  /** Abandoned at shutdown: due again at once for the next sender, the attempt not counted. */
+  released: number;
 }
 
 export interface InvitationEmailOutboxOptions {
@@ -61,11 +64,15 @@ export class InvitationEmailOutbox {
     private readonly options: InvitationEmailOutboxOptions,
   ) {}
 
-  /** Sends what is due now; `invitationId` limits the pass to that invitation's e-mail. */
-  async deliverDue(invitationId?: string): Promise<InvitationEmailOutcome> {
-    const outcome: InvitationEmailOutcome = { sent: 0, retrying: 0, failed: 0 };
+  /**
+   * Sends what is due now; `invitationId` limits the pass to that invitation's e-mail. `signal`
+   * (shutdown) abandons the pass: the send under way is aborted, and it and the rest of the batch
+   * are released for the next sender instead of waiting out their lease.
+   */
+  async deliverDue(invitationId?: string, signal?: AbortSignal): Promise<InvitationEmailOutcome> {
+    const outcome: InvitationEmailOutcome = { sent: 0, retrying: 0, failed: 0, released: 0 };
     const claimed = await this.claim(invitationId);
-    for (const email of claimed) outcome[await this.deliver(email)] += 1;
+    for (const email of claimed) outcome[signal?.aborted ? await this.release(email) : await this.deliver(email, signal)] += 1;
     return outcome;
   }
 
@@ -73,7 +80,7 @@ export class InvitationEmailOutbox {
     return claimDueInvitationEmails(this.dataSource, this.options.batchSize ?? 20, invitationId ?? null, LEASE_S);
   }
 
-  private async deliver(email: ClaimedEmail): Promise<keyof InvitationEmailOutcome> {
+  private async deliver(email: ClaimedEmail, signal: AbortSignal | undefined): Promise<keyof InvitationEmailOutcome> {
     const id = email.invitation_id;
     const pending = !email.accepted_at && !email.revoked_at && email.expires_at > new Date() && email.account_status === 'active';
     if (!pending) return this.giveUp(id, 'the invitation is no longer pending');
@@ -90,8 +97,9 @@ export class InvitationEmailOutbox {
       throw error;
     }
     try {
-      await this.options.sender.send(this.message(email, invitationLink(this.options.publicBaseUrl, token)));
+      await this.options.sender.send(this.message(email, invitationLink(this.options.publicBaseUrl, token)), signal);
     } catch (error) {
+      if (error instanceof SendAbandonedError) return this.release(email);
       return this.failed(email, error instanceof Error ? error.message : String(error));
     }
     await markInvitationEmailSent(this.dataSource, id);
@@ -116,6 +124,11 @@ export class InvitationEmailOutbox {
     this.options.log({ invitation_id: email.invitation_id, attempt: email.attempts, retry_in_s: delay, reason }, 'invitation e-mail failed; retrying later');
     await retryInvitationEmail(this.dataSource, email.invitation_id, delay, reason.slice(0, 500));
     return 'retrying';
+  }
+
+  private async release(email: ClaimedEmail): Promise<'released'> {
+    await releaseInvitationEmail(this.dataSource, email.invitation_id);
+    return 'released';
   }
 
   private async giveUp(invitationId: string, reason: string): Promise<'failed'> {

@@ -31,6 +31,10 @@ export const USER_QUERIES = defineQueries({
     markInvitationEmailSent: `UPDATE invitation_emails SET sent_at = now(), sealed_link = NULL, last_error = NULL WHERE invitation_id = $1`,
     retryInvitationEmail: `UPDATE invitation_emails SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE invitation_id = $1`,
     giveUpInvitationEmail: `UPDATE invitation_emails SET failed_at = now(), sealed_link = NULL, last_error = $2 WHERE invitation_id = $1`,
+    /** A send abandoned at shutdown: due again at once, and the attempt the claim counted is taken back. */
+    releaseInvitationEmail: `
+      UPDATE invitation_emails SET attempts = greatest(attempts - 1, 0), next_attempt_at = now()
+       WHERE invitation_id = $1 AND sent_at IS NULL AND failed_at IS NULL`,
     /** The demo seed: fixed ids, created once. */
     seedDemoUser: `
       INSERT INTO users (id, account_id, email, full_name, locale, role, is_active, is_platform_staff, is_superuser)

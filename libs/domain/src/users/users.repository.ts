@@ -146,6 +146,10 @@ export async function retryInvitationEmail(db: Db, invitationId: string, delaySe
   await sql.run(db, Q.retryInvitationEmail, [invitationId, delaySeconds, lastError]);
 }
 
+export async function releaseInvitationEmail(db: Db, invitationId: string): Promise<void> {
+  await sql.run(db, Q.releaseInvitationEmail, [invitationId]);
+}
+
 export async function giveUpInvitationEmail(db: Db, invitationId: string, lastError: string): Promise<void> {
   await sql.run(db, Q.giveUpInvitationEmail, [invitationId, lastError]);
 }

@@ -52,7 +52,8 @@ export const WEBHOOK_QUERIES = defineQueries({
     insertEndpoint: `
       INSERT INTO webhook_endpoints (account_id, id, url, events, description, secret_ciphertext, signature_format)
       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING ${ENDPOINT_COLUMNS}`,
-    listEndpoints: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
+    // Creation order by the timestamp: panel-created endpoints have name-based ids (recordIdFor), not time-ordered ones.
+    listEndpoints: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id`,
     findEndpoint: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND id = $2`,
     updateEndpoint: `
       UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, signature_format = $6, updated_at = now()

@@ -13,7 +13,7 @@ import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
 import { CREDENTIAL_NAME_MAX_LENGTH, credentialCreatedView, credentialFormView, credentialListView, revokeConfirmView } from '../views/credentials.views';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
-import { newSubmission, submissionFrom } from '../views/form-submission';
+import { newSubmission, recordIdFor, submissionFrom } from '../views/form-submission';
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
@@ -57,7 +57,7 @@ export class PanelCredentialsController {
     if (problems.length > 0) return this.pages.send(response, panel, credentialFormView(panel, { submission, name, scopes: scopes.filter(isScope), problems }));
     let created;
     try {
-      created = await this.credentials.create({ id: submission, name, scopes, accountIds: [panel.account.id], ownerAccountId: panel.account.id });
+      created = await this.credentials.create({ id: recordIdFor(panel.account.id, 'credential', submission), name, scopes, accountIds: [panel.account.id], ownerAccountId: panel.account.id });
     } catch (error) {
       if (error instanceof CredentialAlreadyCreatedError) return redirectTo(response, withNotice(panelPath('credentials'), 'credential_already_created'));
       throw error;

@@ -66,7 +66,7 @@ export class SignInController {
     }
     const user = await this.signIn.verify(email, password);
     if (!user) return this.pages.send(response, null, signInView({ csrfToken, email, next, error: BAD_CREDENTIALS, missing: { email: false, password: false }, status: 400 }));
-    await this.throttle.succeeded(email);
+    await this.throttle.succeeded(request.ip, email);
     const token = await this.sessions.start(user.userId, user.accountId);
     clearCookie(response, this.config, SIGN_IN_COOKIE);
     setCookie(response, this.config, SESSION_COOKIE, token);

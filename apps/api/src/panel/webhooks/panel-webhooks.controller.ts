@@ -20,7 +20,7 @@ import { WEBHOOK_ROLES, mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
 import { type FieldProblem, formList, formText } from '../views/form-parts';
-import { newSubmission, submissionFrom } from '../views/form-submission';
+import { newSubmission, recordIdFor, submissionFrom } from '../views/form-submission';
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom, type NoticeCode } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
@@ -97,7 +97,7 @@ export class PanelWebhooksController {
     const signatureFormat = formText(body.signature_format) || 'service-v1';
     const submission = submissionFrom(body.submission);
     try {
-      const created = await this.endpoints.create(panel.account.id, { id: submission, url, events, description, signature_format: signatureFormat });
+      const created = await this.endpoints.create(panel.account.id, { id: recordIdFor(panel.account.id, 'webhook-endpoint', submission), url, events, description, signature_format: signatureFormat });
       this.pages.send(response, panel, endpointCreatedView(created));
     } catch (error) {
       if (error instanceof WebhookEndpointAlreadyCreatedError) return redirectTo(response, withNotice(panelPath('webhooks'), 'endpoint_already_created'));
