@@ -4,6 +4,7 @@ import { CliError } from './cli-context';
 import { registerAccountCommands } from './commands/accounts.commands';
 import { registerAisCommands } from './commands/ais.commands';
 import { registerCredentialCommands } from './commands/credentials.commands';
+import { registerDatabaseCommands } from './commands/database.commands';
 import { registerDemoCommands } from './commands/demo.commands';
 import { registerDeviceCommands } from './commands/devices.commands';
 import { registerReportCommands } from './commands/reports.commands';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerAccountCommands(program);
   registerCredentialCommands(program);
+  registerDatabaseCommands(program);
   registerDemoCommands(program);
   registerDeviceCommands(program);
   registerTelemetryCommands(program);

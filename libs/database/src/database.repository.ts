@@ -5,3 +5,8 @@ import { sql, type Db } from './sql';
 export async function pingDatabase(db: Db): Promise<void> {
   await sql.run(db, Q.ping);
 }
+
+/** Names of the migrations recorded as applied (TypeORM's `migrations` table). */
+export async function appliedMigrationNames(db: Db): Promise<string[]> {
+  return (await sql.rows<{ name: string }>(db, Q.appliedMigrations)).map((row) => row.name);
+}
