@@ -137,7 +137,7 @@ describe('behind PgBouncer in transaction mode', () => {
     const listeners = sources.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/new PgListener\(([^,]+),/g)].map((m) => `${file}: ${m[1]}`));
     expect(listeners.length).toBeGreaterThanOrEqual(2);
     for (const listener of listeners) expect(listener).toMatch(/: options\.listenUrl$/);
-    const listenUrls = sources.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/listenUrl: ([^,\n]+)/g)].map((m) => `${file}: ${m[1]}`));
+    const listenUrls = sources.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/listenUrl: ([^,;\n]+),/g)].map((m) => `${file}: ${m[1]}`));
     expect(listenUrls.length).toBeGreaterThanOrEqual(2);
     for (const assignment of listenUrls) expect(assignment).toMatch(/: config\.databaseDirectUrl$/);
   });

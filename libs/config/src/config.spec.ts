@@ -171,7 +171,7 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
-      expect.stringMatching(/^AMQP_URL must be a amqp or amqps URL with a host/),
+      expect.stringMatching(/^AMQP_URL must be a URL of scheme amqp or amqps with a host/),
       expect.stringMatching(/^PORT must be an integer/),
       expect.stringMatching(/^DB_PREPARED_STATEMENTS must be true or false/),
       expect.stringMatching(/^TOKEN_LIFETIME_SECONDS must be an integer/),
@@ -179,12 +179,12 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['DATABASE_URL', 'db.internal:5432/coldchain', /DATABASE_URL must be a postgres or postgresql URL with a host/],
+    ['DATABASE_URL', 'db.internal:5432/coldchain', /DATABASE_URL must be a URL of scheme postgres or postgresql with a host/],
     ['DATABASE_URL', 'postgresql://user:s3cret@', /DATABASE_URL is not a URL/],
-    ['DATABASE_DIRECT_URL', 'mysql://db/x', /DATABASE_DIRECT_URL must be a postgres or postgresql URL/],
-    ['AMQP_URL', 'http://rabbitmq:5672', /AMQP_URL must be a amqp or amqps URL/],
+    ['DATABASE_DIRECT_URL', 'mysql://db/x', /DATABASE_DIRECT_URL must be a URL of scheme postgres or postgresql/],
+    ['AMQP_URL', 'http://rabbitmq:5672', /AMQP_URL must be a URL of scheme amqp or amqps/],
     ['PUBLIC_BASE_URL', 'api.example.com', /PUBLIC_BASE_URL is not a URL/],
-    ['SMTP_URL', 'mail.internal:25', /SMTP_URL must be a smtp or smtps URL|SMTP_URL is not a URL/],
+    ['SMTP_URL', 'mail.internal:25', /SMTP_URL must be a URL of scheme smtp|SMTP_URL is not a URL/],
   ])('refuses %s=%s without repeating the value', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
     expect(() => loadConfig({ [name]: value })).not.toThrow(/s3cret/);

@@ -193,9 +193,9 @@ function checkUrl(env: Env, name: string, protocols: string[], example: string):
   } catch {
     url = undefined;
   }
-  if (!url) throw new ConfigError(`${name} is not a URL: expected ${protocols.join(' or ')} URL such as ${example}`);
+  if (!url) throw new ConfigError(`${name} is not a URL: expected one such as ${example}`);
   if (!protocols.includes(url.protocol.replace(/:$/, '')) || url.hostname === '') {
-    throw new ConfigError(`${name} must be a ${protocols.join(' or ')} URL with a host, such as ${example} (got a ${url.protocol.replace(/:$/, '')} URL)`);
+    throw new ConfigError(`${name} must be a URL of scheme ${protocols.join(' or ')} with a host, such as ${example}`);
   }
   return value;
 }
