@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
+import { loadConfig } from '@app/config';
+import { schemaProblems } from '@app/events';
 import { migrateDatabase, shippedMigrationNames } from '@app/database';
 import { AppProcess, type BuiltApp, freePort } from '../support/app-process';
 import { createDatabase, dropDatabase } from '../support/database';
@@ -51,7 +54,9 @@ describe('production start-up checks', () => {
   const refused = async (app: BuiltApp, env: NodeJS.ProcessEnv): Promise<{ code: number | null; lines: string[] }> => {
     const child = AppProcess.spawn(app, app, Number(env.PORT), env);
     running.push(child);
-    const exit = await Promise.race([child.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([child.exited, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 60_000)))]);
+    clearTimeout(timer);
     if (!exit) throw new Error(`${app} did not stop:\n${child.output()}`);
     const lines = child
       .output()
@@ -137,6 +142,12 @@ describe('production start-up checks', () => {
     expect(code).toBe(78);
     const newest = shippedMigrationNames().slice(-1)[0];
     expect(lines).toEqual([expect.stringMatching(new RegExp(`^dispatcher: refusing to start: the database schema is not migrated to this build: ${shippedMigrationNames().length} migration\\(s\\) not applied \\(.*${newest}\\); run the migration step`))]);
+
+    // The migration step: the CLI applies them all; then the schema is this build's.
+    const migrate = spawnSync(process.execPath, ['dist/apps/cli/src/main.js', 'db:migrate', '--json'], { env: { ...process.env, DATABASE_URL: empty.url, DATABASE_DIRECT_URL: '' }, encoding: 'utf8' });
+    expect(migrate.status).toBe(0);
+    expect((JSON.parse(migrate.stdout) as { applied: string[] }).applied.sort()).toEqual(shippedMigrationNames().sort());
+    expect(await schemaProblems(loadConfig({ DATABASE_URL: empty.url }))).toEqual([]);
   });
 
   it.each<BuiltApp>(['api', 'dispatcher'])('%s: starts with a sound production configuration', async (app) => {

@@ -1,24 +1,18 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@app/config';
-import { migrateDatabase, MigrationLockLostError } from '@app/database';
+import { MigrationLockLostError } from '@app/database';
 import { createApiApp } from './bootstrap';
 import { OpsServer } from './health/ops-server';
 import { createLogger } from '@app/observability';
 import { aisTopology, ingestTopology } from '@app/domain';
-import { assertEventTopology, checkQueueTopology, eventQueueSettings, ingestQueueSettings, QueueTypeMismatchError, exitOnStartupProblems, schemaProblems, serviceProblems } from '@app/events';
+import { assertEventTopology, checkQueueTopology, eventQueueSettings, ingestQueueSettings, QueueTypeMismatchError, prepareDatabaseAtStart } from '@app/events';
 import { assertIngestTopology } from './common/queue/ingest-queue-consumer';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('api');
   const logger = createLogger(config.logLevel, 'api');
   // Production refuses at once what would fail later (README "Operations → Start-up checks").
-  const production = config.nodeEnv === 'production';
-  if (production) exitOnStartupProblems('api', await serviceProblems(config));
-  if (config.migrateOnStart) {
-    const applied = await migrateDatabase(config.databaseDirectUrl, config.databaseTimeouts);
-    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
-  }
-  if (production) exitOnStartupProblems('api', await schemaProblems(config));
+  await prepareDatabaseAtStart('api', config, logger);
   // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
   await checkQueueTopology(config.amqpUrl, async (channel) => {
     await assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config));

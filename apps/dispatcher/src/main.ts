@@ -1,21 +1,15 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@app/config';
-import { migrateDatabase, MigrationLockLostError } from '@app/database';
+import { MigrationLockLostError } from '@app/database';
 import { createDispatcherApp } from './dispatcher-app';
 import { createLogger } from '@app/observability';
-import { assertEventTopology, checkQueueTopology, eventQueueSettings, QueueTypeMismatchError, exitOnStartupProblems, schemaProblems, serviceProblems } from '@app/events';
+import { assertEventTopology, checkQueueTopology, eventQueueSettings, QueueTypeMismatchError, prepareDatabaseAtStart } from '@app/events';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('dispatcher');
   const logger = createLogger(config.logLevel, 'dispatcher');
   // Production refuses at once what would fail later (README "Operations → Start-up checks").
-  const production = config.nodeEnv === 'production';
-  if (production) exitOnStartupProblems('dispatcher', await serviceProblems(config));
-  if (config.migrateOnStart) {
-    const applied = await migrateDatabase(config.databaseDirectUrl, config.databaseTimeouts);
-    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
-  }
-  if (production) exitOnStartupProblems('dispatcher', await schemaProblems(config));
+  await prepareDatabaseAtStart('dispatcher', config, logger);
   // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
   await checkQueueTopology(config.amqpUrl, (channel) => assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config)));
   const app = await createDispatcherApp(config, logger);

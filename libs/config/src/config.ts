@@ -180,6 +180,15 @@ export function redactUrl(raw: string): string {
   }
 }
 
+/** The URL, or undefined when it does not parse. */
+function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A URL setting: parses, has one of `protocols` and a host. The message never repeats the value
  * (it may hold a password), only what is wrong and an example.
@@ -187,12 +196,7 @@ export function redactUrl(raw: string): string {
 function checkUrl(env: Env, name: string, protocols: string[], example: string): string | undefined {
   const value = (env[name] ?? '').trim();
   if (value === '') return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(value);
   if (!url) throw new ConfigError(`${name} is not a URL: expected one such as ${example}`);
   if (!protocols.includes(url.protocol.replace(/:$/, '')) || url.hostname === '') {
     throw new ConfigError(`${name} must be a URL of scheme ${protocols.join(' or ')} with a host, such as ${example}`);
@@ -220,12 +224,7 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
 function parseRedisUrl(raw: string | undefined): string | undefined {
   const value = (raw ?? '').trim();
   if (value === '') return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(value);
   if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '' || !/^(\/\d{0,2})?$/.test(url.pathname)) {
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379 or redis://:password@redis:6379/0');
   }

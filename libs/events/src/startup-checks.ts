@@ -1,6 +1,6 @@
 import { connect } from 'amqplib';
 import { type AppConfig, redactUrl } from '@app/config';
-import { checkDatabaseAtStart, type StartupProblem } from '@app/database';
+import { checkDatabaseAtStart, migrateDatabase, type StartupProblem } from '@app/database';
 
 export type { StartupProblem } from '@app/database';
 
@@ -60,4 +60,19 @@ export function exitOnStartupProblems(app: string, problems: StartupProblem[]): 
   if (problems.length === 0) return;
   process.stderr.write(problems.map((problem) => `${app}: refusing to start: ${problem.message}\n`).join(''));
   process.exit(problems.some((problem) => problem.kind === 'config') ? 78 : 69);
+}
+
+/**
+ * The database part of an app's start: in production the service checks, then the migration step
+ * (MIGRATE_ON_START, over DATABASE_DIRECT_URL), then in production the schema check. Exits on a
+ * problem (exitOnStartupProblems); a migration failure throws.
+ */
+export async function prepareDatabaseAtStart(app: string, config: AppConfig, logger: { info(fields: Record<string, unknown>, message: string): void }): Promise<void> {
+  const production = config.nodeEnv === 'production';
+  if (production) exitOnStartupProblems(app, await serviceProblems(config));
+  if (config.migrateOnStart) {
+    const applied = await migrateDatabase(config.databaseDirectUrl, config.databaseTimeouts);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  }
+  if (production) exitOnStartupProblems(app, await schemaProblems(config));
 }
