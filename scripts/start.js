@@ -3,7 +3,7 @@
 // `npm start`: the whole service on one machine. Builds if needed; with no DATABASE_URL runs an
 // embedded PostgreSQL whose data lives in .data/ (as root: /var/tmp/coldchain-postgres-<hash>/; kept across restarts); migrates; seeds the demo
 // tenant on an empty database; then runs the api and the dispatcher until Ctrl-C.
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -31,6 +31,33 @@ function copyOnce(from, to, stamp) {
   fs.rmSync(to, { recursive: true, force: true });
   fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
   fs.writeFileSync(stampFile, stamp);
+}
+
+/**
+ * The first directory on the way to `target` (or `target` itself) that the `postgres` OS user
+ * cannot pass, or null. Asked of the system as that user when it exists (`test -x`, the same
+ * access check the kernel makes when embedded-postgres runs initdb as it); otherwise every
+ * directory must be open to other users (o+x), as it is for the user embedded-postgres creates.
+ */
+function blockedForPostgresUser(target) {
+  let ids = null;
+  try {
+    ids = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()));
+  } catch {
+    ids = null;
+  }
+  const steps = [];
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    steps.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const step of steps) {
+    const passable = ids
+      ? spawnSync('test', ['-x', step], { uid: ids[0], gid: ids[1], stdio: 'ignore' }).status === 0
+      : (fs.statSync(step).mode & 0o001) !== 0;
+    if (!passable) return step;
+  }
+  return null;
 }
 
 /**
@@ -68,6 +95,14 @@ async function loadEmbeddedPostgres() {
   } catch (error) {
     throw new StartError(
       `running as root, the embedded PostgreSQL must live where its "postgres" OS user can reach it, and ${home} could not be prepared (${error.message}); set EMBEDDED_POSTGRES_HOME to a directory every user can enter, run npm start as another user, or set DATABASE_URL to a PostgreSQL server`,
+    );
+  }
+  // Otherwise initdb, spawned as that user, dies with a bare `spawn … initdb EACCES` and a stack trace.
+  const initdb = path.join(modules, platformPackage, 'native', 'bin', 'initdb');
+  const blocked = blockedForPostgresUser(fs.existsSync(initdb) ? initdb : modules);
+  if (blocked) {
+    throw new StartError(
+      `the embedded PostgreSQL runs as the "postgres" OS user, who cannot enter ${blocked} on the way to EMBEDDED_POSTGRES_HOME=${home}; set EMBEDDED_POSTGRES_HOME to a directory every user can enter (such as /var/tmp/coldchain-postgres), or set DATABASE_URL to a PostgreSQL server`,
     );
   }
   const { default: EmbeddedPostgres } = await import(pathToFileURL(path.join(modules, 'embedded-postgres', 'dist', 'index.js')).href);
@@ -114,7 +149,7 @@ async function startEmbeddedPostgres(port) {
 async function prepareDatabase(config) {
   const { createDataSource, runMigrationsLocked } = require(path.join(root, 'dist/libs/database/src'));
   const { seedDemo, isDatabaseEmpty } = require(path.join(root, 'dist/apps/cli/src/demo/demo-seed'));
-  const dataSource = createDataSource(config.databaseUrl, 2);
+  const dataSource = createDataSource(config.databaseDirectUrl, 2);
   await dataSource.initialize();
   try {
     await runMigrationsLocked(dataSource);
@@ -124,6 +159,23 @@ async function prepareDatabase(config) {
     return fixture;
   } finally {
     await dataSource.destroy();
+  }
+}
+
+/**
+ * The apps start without RabbitMQ (the docs and reads work) and retry it with backoff, logging a
+ * warning each time: say once, up front, what to do about it.
+ */
+async function explainUnreachableBroker(url, shownUrl) {
+  const { connect } = require('amqplib');
+  try {
+    const connection = await connect(url, { timeout: 3000 });
+    await connection.close().catch(() => undefined);
+  } catch (error) {
+    const reason = (error && (error.message || error.code) ? String(error.message || error.code) : 'no answer').split('\n')[0];
+    log(
+      `RabbitMQ is not reachable at ${shownUrl} (${reason}): start it (\`rabbitmq-server -detached\` on Debian, or \`docker compose -f docker/docker-compose.yml up -d rabbitmq\`) or set AMQP_URL; until then the API and its docs are served, but events, webhooks and ingestion wait for it`,
+    );
   }
 }
 
@@ -144,6 +196,7 @@ async function main() {
   }
   const config = configLib.loadConfig();
   const fixture = await prepareDatabase(config);
+  await explainUnreachableBroker(config.amqpUrl, configLib.redactUrl(config.amqpUrl));
 
   const children = [run('api', 'dist/apps/api/src/main.js', process.env, API_NODE_FLAGS)];
   if (fs.existsSync(path.join(root, 'dist/apps/dispatcher/src/main.js'))) {

@@ -57,7 +57,7 @@ describe('outbox relay (api → RabbitMQ)', () => {
 
   function extraRelay(amqpUrl = api.config.amqpUrl, confirmTimeoutMs?: number): OutboxRelay {
     const extra = new OutboxRelay(dataSource, {
-      databaseUrl: api.config.databaseUrl,
+      listenUrl: api.config.databaseDirectUrl,
       amqpUrl,
       amqpPrefix: prefix,
       pollIntervalMs: 60_000,

@@ -95,4 +95,17 @@ const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     expect(output).toMatch(/\[start\] cannot start: running as root, the embedded PostgreSQL must live where its "postgres" OS user can reach it.*EMBEDDED_POSTGRES_HOME/);
     expect(output).not.toMatch(/\n\s+at /);
   }, 60_000);
+
+  it('says in one line what to do when EMBEDDED_POSTGRES_HOME is where the postgres OS user cannot reach (no initdb EACCES stack trace)', async () => {
+    output = '';
+    // Root can create it (inside the 0700 directory); the `postgres` user cannot enter it.
+    const unreachable = path.join(home, 'cluster');
+    const failing = start({ EMBEDDED_POSTGRES_HOME: unreachable, EMBEDDED_POSTGRES_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+    expect(await exited(failing)).toBe(1);
+    const lines = output.trim().split('\n');
+    expect(lines).toEqual([
+      `[start] cannot start: the embedded PostgreSQL runs as the "postgres" OS user, who cannot enter ${home} on the way to EMBEDDED_POSTGRES_HOME=${unreachable}; set EMBEDDED_POSTGRES_HOME to a directory every user can enter (such as /var/tmp/coldchain-postgres), or set DATABASE_URL to a PostgreSQL server`,
+    ]);
+    expect(output).not.toMatch(/EACCES|\n\s+at /);
+  }, 120_000);
 });

@@ -154,7 +154,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
     const store = new DeliveryStore(dataSource);
     const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 100, pruneIntervalMs: 60_000, logger });
     const worker = new DeliveryWorker(store, recorder, stub, {
-      databaseUrl: config.databaseUrl,
+      listenUrl: config.databaseDirectUrl,
       secretsKey: config.secretsKey,
       retryScheduleSeconds: config.webhookRetryScheduleSeconds,
       timeoutMs: 1000,

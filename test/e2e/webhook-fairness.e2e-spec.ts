@@ -41,7 +41,7 @@ describe('fair sharing of delivery slots among accounts (built dispatcher)', () 
     dataSource = neighbours.dataSource;
     const config = loadConfig();
     relay = new OutboxRelay(dataSource, {
-      databaseUrl: config.databaseUrl,
+      listenUrl: config.databaseDirectUrl,
       amqpUrl: config.amqpUrl,
       amqpPrefix: prefix,
       pollIntervalMs: 200,

@@ -60,7 +60,7 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, undefined, config.databaseTimeouts)),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, undefined, config.databaseTimeouts, config.databaseSession)),
         CommonModule,
         HealthModule,
         AuthModule,

@@ -1,18 +1,18 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { MigrationLockLostError } from '@app/database';
 import { createApiApp } from './bootstrap';
 import { OpsServer } from './health/ops-server';
 import { createLogger } from '@app/observability';
 import { aisTopology, ingestTopology } from '@app/domain';
-import { assertEventTopology, checkQueueTopology, eventQueueSettings, ingestQueueSettings, QueueTypeMismatchError } from '@app/events';
+import { assertEventTopology, checkQueueTopology, eventQueueSettings, ingestQueueSettings, QueueTypeMismatchError, prepareDatabaseAtStart } from '@app/events';
 import { assertIngestTopology } from './common/queue/ingest-queue-consumer';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('api');
   const logger = createLogger(config.logLevel, 'api');
-  const applied = await migrateDatabase(config.databaseUrl, config.databaseTimeouts);
-  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  // Production refuses at once what would fail later (README "Operations → Start-up checks").
+  await prepareDatabaseAtStart('api', config, logger);
   // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
   await checkQueueTopology(config.amqpUrl, async (channel) => {
     await assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config));
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof QueueTypeMismatchError) {
+  if (error instanceof QueueTypeMismatchError || error instanceof MigrationLockLostError) {
     process.stderr.write(`api: refusing to start: ${error.message}\n`);
     process.exit(78); // EX_CONFIG: a configuration problem, not worth restarting for
   }

@@ -14,7 +14,8 @@ export interface CliContext {
 export async function withContext<T>(run: (context: CliContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   // Operator commands (migrations, demo seeding) may run long statements: only waits are bounded.
-  const dataSource = createDataSource(config.databaseUrl, 3, { ...config.databaseTimeouts, statementTimeoutMs: 0 });
+  // The migrations' session lock needs a direct connection (DATABASE_DIRECT_URL), not a transaction pooler.
+  const dataSource = createDataSource(config.databaseDirectUrl, 3, { ...config.databaseTimeouts, statementTimeoutMs: 0 });
   try {
     await dataSource.initialize();
   } catch (error) {

@@ -20,6 +20,7 @@ export function buildProgram(): Command {
   registerDatabaseCommands(program);
   registerAccountCommands(program);
   registerCredentialCommands(program);
+  registerDatabaseCommands(program);
   registerDemoCommands(program);
   registerDeviceCommands(program);
   registerTelemetryCommands(program);

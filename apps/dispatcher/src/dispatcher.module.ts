@@ -27,7 +27,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
     return {
       module: DispatcherModule,
       // Attempts hold a connection only to record their outcome; a quarter of the slots is plenty.
-      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4)), config.databaseTimeouts))],
+      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, Math.max(10, Math.ceil(config.webhookConcurrency / 4)), config.databaseTimeouts, config.databaseSession))],
       controllers: [HealthController],
       providers: [
         { provide: DISPATCHER_OPTIONS, useValue: options },
@@ -65,7 +65,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
           inject: [DeliveryStore, AttemptRecorder, WebhookSender, DispatcherMetrics],
           useFactory: (store: DeliveryStore, recorder: AttemptRecorder, sender: WebhookSender, metrics: DispatcherMetrics) =>
             new DeliveryWorker(store, recorder, sender, {
-              databaseUrl: config.databaseUrl,
+              listenUrl: config.databaseDirectUrl,
               secretsKey: config.secretsKey,
               retryScheduleSeconds: config.webhookRetryScheduleSeconds,
               timeoutMs: config.webhookTimeoutMs,

@@ -1,15 +1,15 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { MigrationLockLostError } from '@app/database';
 import { createDispatcherApp } from './dispatcher-app';
 import { createLogger } from '@app/observability';
-import { assertEventTopology, checkQueueTopology, eventQueueSettings, QueueTypeMismatchError } from '@app/events';
+import { assertEventTopology, checkQueueTopology, eventQueueSettings, QueueTypeMismatchError, prepareDatabaseAtStart } from '@app/events';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('dispatcher');
   const logger = createLogger(config.logLevel, 'dispatcher');
-  const applied = await migrateDatabase(config.databaseUrl, config.databaseTimeouts);
-  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  // Production refuses at once what would fail later (README "Operations → Start-up checks").
+  await prepareDatabaseAtStart('dispatcher', config, logger);
   // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
   await checkQueueTopology(config.amqpUrl, (channel) => assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config)));
   const app = await createDispatcherApp(config, logger);
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof QueueTypeMismatchError) {
+  if (error instanceof QueueTypeMismatchError || error instanceof MigrationLockLostError) {
     process.stderr.write(`dispatcher: refusing to start: ${error.message}\n`);
     process.exit(78); // EX_CONFIG: a configuration problem, not worth restarting for
   }

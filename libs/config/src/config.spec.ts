@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ConfigError, EMBEDDED_DATABASE_URL, loadConfig } from './config';
+import { ConfigError, EMBEDDED_DATABASE_URL, loadConfig, redactUrl } from './config';
 
 describe('loadConfig', () => {
   it('runs on development defaults', () => {
@@ -113,6 +113,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL, JWT_SIGNING_KEYS, SECRETS_KEY, PUBLIC_BASE_URL/);
   });
 
+  it('lists a missing setting and a placeholder secret together in production', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/x', PUBLIC_BASE_URL: 'https://api.example.com', SECRETS_KEY: 'change-me-change-me-change-me-change-me' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([expect.stringMatching(/requires these settings: JWT_SIGNING_KEYS$/), expect.stringMatching(/placeholder or development value of SECRETS_KEY/)]);
+  });
+
   describe('production refuses known secrets', () => {
     const real = {
       NODE_ENV: 'production',
@@ -158,6 +168,58 @@ describe('loadConfig', () => {
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('lists every wrong setting, one sentence each, not only the first', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', AMQP_URL: 'rabbit:5672', TOKEN_LIFETIME_SECONDS: '7200', DB_PREPARED_STATEMENTS: 'maybe' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^AMQP_URL must be a URL of scheme amqp or amqps with a host/),
+      expect.stringMatching(/^PORT must be an integer/),
+      expect.stringMatching(/^DB_PREPARED_STATEMENTS must be true or false/),
+      expect.stringMatching(/^TOKEN_LIFETIME_SECONDS must be an integer/),
+    ]);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'db.internal:5432/coldchain', /DATABASE_URL must be a URL of scheme postgres or postgresql with a host/],
+    ['DATABASE_URL', 'postgresql://user:s3cret@', /DATABASE_URL is not a URL/],
+    ['DATABASE_DIRECT_URL', 'mysql://db/x', /DATABASE_DIRECT_URL must be a URL of scheme postgres or postgresql/],
+    ['AMQP_URL', 'http://rabbitmq:5672', /AMQP_URL must be a URL of scheme amqp or amqps/],
+    ['PUBLIC_BASE_URL', 'api.example.com', /PUBLIC_BASE_URL is not a URL/],
+    ['SMTP_URL', 'mail.internal:25', /SMTP_URL must be a URL of scheme smtp|SMTP_URL is not a URL/],
+  ])('refuses %s=%s without repeating the value', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+    expect(() => loadConfig({ [name]: value })).not.toThrow(/s3cret/);
+  });
+
+  it('reads the pooler settings: a direct URL for locks and LISTEN, prepared statements and session parameters switchable', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x' })).toMatchObject({
+      databaseUrl: 'postgresql://db/x',
+      databaseDirectUrl: 'postgresql://db/x',
+      databaseSession: { preparedStatements: true, sessionParameters: true },
+      migrateOnStart: true,
+      startupCheckTimeoutMs: 10_000,
+    });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://pgbouncer:6432/x', DATABASE_DIRECT_URL: 'postgresql://db:5432/x', DB_PREPARED_STATEMENTS: 'false', DB_SESSION_PARAMETERS: 'off', MIGRATE_ON_START: 'no' }),
+    ).toMatchObject({
+      databaseUrl: 'postgresql://pgbouncer:6432/x',
+      databaseDirectUrl: 'postgresql://db:5432/x',
+      databaseSession: { preparedStatements: false, sessionParameters: false },
+      migrateOnStart: false,
+    });
+  });
+
+  it('shows URLs without their credentials', () => {
+    expect(redactUrl('amqp://api:s3cret@rabbitmq:5672/vhost?heartbeat=10')).toBe('amqp://***@rabbitmq:5672/vhost');
+    expect(redactUrl('postgresql://db:5432/x')).toBe('postgresql://db:5432/x');
+    expect(redactUrl('not a url')).toBe('(unparsable URL)');
   });
 
   it('parses several signing keys: the first signs, all verify', () => {

@@ -22,6 +22,22 @@ export interface AppConfig {
   /** Address the operations ports (the api's OPS_PORT, the dispatcher's DISPATCHER_PORT) listen on. */
   opsHost: string;
   databaseUrl: string;
+  /**
+   * A connection straight to PostgreSQL for what a transaction pooler (PgBouncer in transaction
+   * mode) cannot carry: the migrations' session advisory lock and LISTEN (outbox relay, delivery
+   * worker). DATABASE_DIRECT_URL; DATABASE_URL when unset.
+   */
+  databaseDirectUrl: string;
+  /**
+   * What the pooled connections (DATABASE_URL) may rely on: named prepared statements
+   * (DB_PREPARED_STATEMENTS) and the timeouts sent as startup parameters (DB_SESSION_PARAMETERS).
+   * Both on by default; off behind a transaction pooler.
+   */
+  databaseSession: { preparedStatements: boolean; sessionParameters: boolean };
+  /** Deadline of each production start-up check (database, broker answer). */
+  startupCheckTimeoutMs: number;
+  /** The api and the dispatcher apply pending migrations at start (MIGRATE_ON_START); off when a separate step migrates. */
+  migrateOnStart: boolean;
   /** Bounded waits on PostgreSQL: pool checkout, one statement, an idle open transaction. */
   databaseTimeouts: { connectionTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
   amqpUrl: string;
@@ -123,7 +139,19 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
 }
 
-export class ConfigError extends Error {}
+/**
+ * A configuration the apps refuse. `problems` holds one sentence per wrong setting (all of them,
+ * not only the first): an entry point prints one line each.
+ */
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string | string[]) {
+    const list = Array.isArray(problems) ? problems : [problems];
+    super(list.join('; '));
+    this.problems = list;
+  }
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -140,6 +168,53 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function boolean(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   return raw === '1' || raw === 'true' || raw === 'yes';
+}
+
+/** A switch that is on unless set to `false`/`off`/`0`/`no`, and must be one of the known words. */
+function onOffSwitch(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || ['true', 'on', '1', 'yes'].includes(raw)) return true;
+  if (['false', 'off', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
+}
+
+/** The part of a URL safe to print: scheme, host, port and path, never the credentials. */
+export function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.username || url.password) {
+      url.username = url.username ? '***' : '';
+      url.password = '';
+    }
+    url.search = '';
+    return url.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+/** The URL, or undefined when it does not parse. */
+function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A URL setting: parses, has one of `protocols` and a host. The message never repeats the value
+ * (it may hold a password), only what is wrong and an example.
+ */
+function checkUrl(env: Env, name: string, protocols: string[], example: string): string | undefined {
+  const value = (env[name] ?? '').trim();
+  if (value === '') return undefined;
+  const url = parsedUrl(value);
+  if (!url) throw new ConfigError(`${name} is not a URL: expected one such as ${example}`);
+  if (!protocols.includes(url.protocol.replace(/:$/, '')) || url.hostname === '') {
+    throw new ConfigError(`${name} must be a URL of scheme ${protocols.join(' or ')} with a host, such as ${example}`);
+  }
+  return value;
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -162,12 +237,7 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
 function parseRedisUrl(raw: string | undefined): string | undefined {
   const value = (raw ?? '').trim();
   if (value === '') return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(value);
   if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '' || !/^(\/\d{0,2})?$/.test(url.pathname)) {
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379 or redis://:password@redis:6379/0');
   }
@@ -243,118 +313,142 @@ const PLACEHOLDER_SECRET = /change-?me|placeholder|dev-only|example|insecure|not
  * almost no variety (`aaaa…`, `0123…` repeated) protects nothing: production refuses it at start
  * instead of signing tokens and encrypting webhook secrets with it.
  */
-function refusePlaceholderSecrets(env: Env): void {
+function refusePlaceholderSecrets(env: Env): string[] {
+  const problems: string[] = [];
   const secrets: Array<[string, string]> = [['SECRETS_KEY', env.SECRETS_KEY ?? '']];
   for (const entry of (env.JWT_SIGNING_KEYS ?? '').split(',')) {
     const separator = entry.indexOf(':');
     secrets.push(['JWT_SIGNING_KEYS', (separator > 0 ? entry.slice(separator + 1) : entry).trim()]);
   }
   for (const [name, value] of secrets) {
+    if (value === '') continue; // missing: reported as such
     const known = value === DEV_SECRETS_KEY || value === DEV_SIGNING_KEY || PLACEHOLDER_SECRET.test(value);
-    if (known || new Set(value).size < 10) {
-      throw new ConfigError(
-        `NODE_ENV=production refuses the placeholder or development value of ${name}: set a random secret of at least 32 characters (for example the output of \`openssl rand -base64 48\`)`,
-      );
-    }
+    const problem = `NODE_ENV=production refuses the placeholder or development value of ${name}: set a random secret of at least 32 characters (for example the output of \`openssl rand -base64 48\`)`;
+    if ((known || new Set(value).size < 10) && !problems.includes(problem)) problems.push(problem);
   }
+  return problems;
 }
 
 /**
  * Reads and validates the environment once at boot. In production every secret must be set
- * explicitly; elsewhere development defaults keep `npm start` a one-command affair.
+ * explicitly; elsewhere development defaults keep `npm start` a one-command affair. Every wrong
+ * setting is reported (ConfigError.problems), not only the first.
  */
 export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  /** The parsed value, or `fallback` with the problem recorded: the rest is still checked. */
+  const attempt = <T>(parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => attempt(() => integer(env, name, fallback, min, max), fallback);
   const nodeEnv = env.NODE_ENV ?? 'development';
   const production = nodeEnv === 'production';
-  const missing: string[] = [];
   if (production) {
-    for (const name of ['DATABASE_URL', 'JWT_SIGNING_KEYS', 'SECRETS_KEY', 'PUBLIC_BASE_URL']) {
-      if (!env[name]) missing.push(name);
-    }
-    if (missing.length > 0) {
-      throw new ConfigError(`NODE_ENV=production requires these settings: ${missing.join(', ')}`);
-    }
-    refusePlaceholderSecrets(env);
+    const missing = ['DATABASE_URL', 'JWT_SIGNING_KEYS', 'SECRETS_KEY', 'PUBLIC_BASE_URL'].filter((name) => !env[name]);
+    if (missing.length > 0) problems.push(`NODE_ENV=production requires these settings: ${missing.join(', ')}`);
+    problems.push(...refusePlaceholderSecrets(env));
   }
-  const port = integer(env, 'PORT', 3000, 0, 65535);
-  const opsPort = integer(env, 'OPS_PORT', 9464, 0, 65535);
-  if (opsPort !== 0 && opsPort === port) throw new ConfigError(`OPS_PORT must differ from PORT (${port}): metrics and readiness details must not share the public port`);
-  const secretsKeyText = env.SECRETS_KEY ?? DEV_SECRETS_KEY;
-  if (secretsKeyText.length < 32) throw new ConfigError('SECRETS_KEY must have at least 32 characters');
-  const jwtSigningKeys = parseSigningKeys(env.JWT_SIGNING_KEYS ?? `dev:${DEV_SIGNING_KEY}`);
+  const postgresExample = 'postgresql://user:password@db.internal:5432/coldchain';
+  attempt(() => checkUrl(env, 'DATABASE_URL', ['postgres', 'postgresql'], postgresExample), undefined);
+  attempt(() => checkUrl(env, 'DATABASE_DIRECT_URL', ['postgres', 'postgresql'], postgresExample), undefined);
+  attempt(() => checkUrl(env, 'AMQP_URL', ['amqp', 'amqps'], 'amqp://user:password@rabbitmq:5672'), undefined);
+  attempt(() => checkUrl(env, 'PUBLIC_BASE_URL', ['http', 'https'], 'https://api.example.com'), undefined);
+  attempt(() => checkUrl(env, 'SMTP_URL', ['smtp', 'smtps'], 'smtp://user:password@mail.internal:587'), undefined);
+  const port = int('PORT', 3000, 0, 65535);
+  const opsPort = int('OPS_PORT', 9464, 0, 65535);
+  if (opsPort !== 0 && opsPort === port) problems.push(`OPS_PORT must differ from PORT (${port}): metrics and readiness details must not share the public port`);
+  const secretsKeyText = env.SECRETS_KEY || DEV_SECRETS_KEY;
+  if (secretsKeyText.length < 32) problems.push('SECRETS_KEY must have at least 32 characters');
+  const jwtSigningKeys = attempt(() => parseSigningKeys(env.JWT_SIGNING_KEYS || `dev:${DEV_SIGNING_KEY}`), [{ kid: 'dev', secret: DEV_SIGNING_KEY }]);
   const secretsKey = createHash('sha256').update(`secrets:${secretsKeyText}`).digest();
-  const webhookConcurrency = integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000);
-  const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000);
-  return {
+  const webhookConcurrency = int('WEBHOOK_CONCURRENCY', 64, 1, 10_000);
+  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 10_000, 50, 10_000);
+  const databaseUrl = env.DATABASE_URL || EMBEDDED_DATABASE_URL;
+  const config: AppConfig = {
     nodeEnv,
     port,
-    dispatcherPort: integer(env, 'DISPATCHER_PORT', 3001, 0, 65535),
+    dispatcherPort: int('DISPATCHER_PORT', 3001, 0, 65535),
     opsPort,
-    opsHost: parseOpsHost(env.OPS_HOST),
-    databaseUrl: env.DATABASE_URL || EMBEDDED_DATABASE_URL,
+    opsHost: attempt(() => parseOpsHost(env.OPS_HOST), '127.0.0.1'),
+    databaseUrl,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || databaseUrl,
+    databaseSession: {
+      preparedStatements: attempt(() => onOffSwitch(env, 'DB_PREPARED_STATEMENTS'), true),
+      sessionParameters: attempt(() => onOffSwitch(env, 'DB_SESSION_PARAMETERS'), true),
+    },
+    startupCheckTimeoutMs: int('STARTUP_CHECK_TIMEOUT_MS', 10_000, 100, 600_000),
+    migrateOnStart: attempt(() => onOffSwitch(env, 'MIGRATE_ON_START'), true),
     databaseTimeouts: {
-      connectionTimeoutMs: integer(env, 'DB_CONNECTION_TIMEOUT_MS', 5000, 100, 600_000),
-      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
-      idleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+      connectionTimeoutMs: int('DB_CONNECTION_TIMEOUT_MS', 5000, 100, 600_000),
+      statementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      idleInTransactionTimeoutMs: int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
     },
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
     amqpPrefix: env.AMQP_PREFIX || 'coldchain',
     amqpQueues: {
-      type: parseQueueType(env.AMQP_QUEUE_TYPE),
-      eventsDeliveryLimit: integer(env, 'AMQP_DELIVERY_LIMIT', 20, 1, 1_000_000),
-      ingestDeliveryLimit: integer(env, 'AMQP_INGEST_DELIVERY_LIMIT', 1000, 1, 1_000_000),
+      type: attempt(() => parseQueueType(env.AMQP_QUEUE_TYPE), 'classic'),
+      eventsDeliveryLimit: int('AMQP_DELIVERY_LIMIT', 20, 1, 1_000_000),
+      ingestDeliveryLimit: int('AMQP_INGEST_DELIVERY_LIMIT', 1000, 1, 1_000_000),
     },
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     jwtSigningKeys,
     jwtIssuer: env.JWT_ISSUER || 'coldchain-public-api',
     jwtAudience: env.JWT_AUDIENCE || 'coldchain-public-api-v1',
-    tokenLifetimeSeconds: integer(env, 'TOKEN_LIFETIME_SECONDS', 3600, 60, 3600),
+    tokenLifetimeSeconds: int('TOKEN_LIFETIME_SECONDS', 3600, 60, 3600),
     secretsKey,
     cursorKey: createHash('sha256').update(`cursor:${jwtSigningKeys[0].secret}`).digest(),
-    telemetryMaxRangeDays: integer(env, 'TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
+    telemetryMaxRangeDays: int('TELEMETRY_MAX_RANGE_DAYS', 31, 1, 3660),
     ingestConsumer: switchedOn(env.INGEST_CONSUMER),
-    ingestMaxMessageBytes: integer(env, 'INGEST_MAX_MESSAGE_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576),
-    eventsMaxMessageBytes: integer(env, 'EVENTS_MAX_MESSAGE_BYTES', 1_048_576, 1024, 64 * 1_048_576),
-    webhookRetryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    ingestMaxMessageBytes: int('INGEST_MAX_MESSAGE_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576),
+    eventsMaxMessageBytes: int('EVENTS_MAX_MESSAGE_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    webhookRetryScheduleSeconds: attempt(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE), [10, 60, 300, 1800, 7200, 21600]),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     webhookTimeoutMs,
     // Never beyond the attempt's own timeout, which also covers the connection.
-    webhookConnectTimeoutMs: Math.min(webhookTimeoutMs, integer(env, 'WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 50, 10_000)),
+    webhookConnectTimeoutMs: Math.min(webhookTimeoutMs, int('WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 50, 10_000)),
     webhookConcurrency,
-    webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
-    webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.ceil(webhookConcurrency / 4), 1, 10_000),
-    webhookDnsServers: parseDnsServers(env.WEBHOOK_DNS_SERVERS),
-    webhookDnsTimeoutMs: integer(env, 'WEBHOOK_DNS_TIMEOUT_MS', 3000, 50, 10_000),
-    webhookMaxEndpointsPerAccount: integer(env, 'WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 20, 1, 10_000),
-    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
-    webhookRecoveryMaxEvents: integer(env, 'WEBHOOK_RECOVERY_MAX_EVENTS', 10_000, 1, 1_000_000),
-    webhookPrefetch: integer(env, 'WEBHOOK_PREFETCH', 50, 1, 10_000),
-    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    webhookConcurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
+    webhookConcurrencyPerAccount: int('WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.ceil(webhookConcurrency / 4), 1, 10_000),
+    webhookDnsServers: attempt(() => parseDnsServers(env.WEBHOOK_DNS_SERVERS), undefined),
+    webhookDnsTimeoutMs: int('WEBHOOK_DNS_TIMEOUT_MS', 3000, 50, 10_000),
+    webhookMaxEndpointsPerAccount: int('WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 20, 1, 10_000),
+    webhookRetentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+    webhookRecoveryMaxEvents: int('WEBHOOK_RECOVERY_MAX_EVENTS', 10_000, 1, 1_000_000),
+    webhookPrefetch: int('WEBHOOK_PREFETCH', 50, 1, 10_000),
+    webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
     outboxRelayEnabled: switchedOn(env.OUTBOX_RELAY),
-    outboxPollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 10, 60_000),
-    outboxConfirmTimeoutMs: integer(env, 'OUTBOX_CONFIRM_TIMEOUT_MS', 10_000, 100, 600_000),
-    outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
+    outboxPollIntervalMs: int('OUTBOX_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    outboxConfirmTimeoutMs: int('OUTBOX_CONFIRM_TIMEOUT_MS', 10_000, 100, 600_000),
+    outboxRetentionDays: int('OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: env.SMTP_URL || undefined,
-    smtpTimeoutMs: integer(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
+    smtpTimeoutMs: int('SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
     // Below the outbox's 300 s lease on a claimed e-mail, so no second sender takes it mid-send.
-    smtpSendTimeoutMs: integer(env, 'SMTP_SEND_TIMEOUT_MS', 30_000, 100, 240_000),
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
-    tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
-    redisUrl: parseRedisUrl(env.REDIS_URL),
-    redisKeyPrefix: parseRedisKeyPrefix(env.REDIS_KEY_PREFIX),
-    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 500, 10, 10_000),
-    panelSignInAttemptsPerIp: integer(env, 'PANEL_SIGN_IN_ATTEMPTS_PER_IP', 30, 1, 10_000_000),
-    panelSignInFailuresPerEmail: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_EMAIL', 100, 1, 100_000),
-    panelSignInFailuresPerNetwork: integer(env, 'PANEL_SIGN_IN_FAILURES_PER_NETWORK', 5, 1, 1000),
-    panelSignInMaxDelaySeconds: integer(env, 'PANEL_SIGN_IN_MAX_DELAY_SECONDS', 900, 1, 86_400),
-    panelPostsPerMinute: integer(env, 'PANEL_POSTS_PER_MINUTE', 60, 1, 10_000_000),
-    webhookTestEventsPerHour: integer(env, 'WEBHOOK_TEST_EVENTS_PER_HOUR', 30, 1, 10_000_000),
-    webhookEndpointCreatesPerHour: integer(env, 'WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 20, 1, 10_000_000),
-    invitationAcceptsPerMinute: integer(env, 'INVITATION_ACCEPTS_PER_MINUTE', 10, 1, 10_000_000),
-    userInvitationsPerHour: integer(env, 'USER_INVITATIONS_PER_HOUR', 20, 1, 10_000_000),
+    smtpSendTimeoutMs: int('SMTP_SEND_TIMEOUT_MS', 30_000, 100, 240_000),
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    tokenRateLimitPerMinute: int('TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    redisUrl: attempt(() => parseRedisUrl(env.REDIS_URL), undefined),
+    redisKeyPrefix: attempt(() => parseRedisKeyPrefix(env.REDIS_KEY_PREFIX), 'coldchain'),
+    redisTimeoutMs: int('REDIS_TIMEOUT_MS', 500, 10, 10_000),
+    panelSignInAttemptsPerIp: int('PANEL_SIGN_IN_ATTEMPTS_PER_IP', 30, 1, 10_000_000),
+    panelSignInFailuresPerEmail: int('PANEL_SIGN_IN_FAILURES_PER_EMAIL', 100, 1, 100_000),
+    panelSignInFailuresPerNetwork: int('PANEL_SIGN_IN_FAILURES_PER_NETWORK', 5, 1, 1000),
+    panelSignInMaxDelaySeconds: int('PANEL_SIGN_IN_MAX_DELAY_SECONDS', 900, 1, 86_400),
+    panelPostsPerMinute: int('PANEL_POSTS_PER_MINUTE', 60, 1, 10_000_000),
+    webhookTestEventsPerHour: int('WEBHOOK_TEST_EVENTS_PER_HOUR', 30, 1, 10_000_000),
+    webhookEndpointCreatesPerHour: int('WEBHOOK_ENDPOINT_CREATES_PER_HOUR', 20, 1, 10_000_000),
+    invitationAcceptsPerMinute: int('INVITATION_ACCEPTS_PER_MINUTE', 10, 1, 10_000_000),
+    userInvitationsPerHour: int('USER_INVITATIONS_PER_HOUR', 20, 1, 10_000_000),
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: attempt(() => parseTrustProxy(env.TRUST_PROXY), 'loopback'),
   };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }
 
 /** For an app's entry point: a configuration error ends the process with a one-line message (exit 78). */
@@ -363,7 +457,7 @@ export function loadConfigOrExit(app: string, env: Env = process.env): AppConfig
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${app}: configuration error: ${error.message}\n`);
+    process.stderr.write(error.problems.map((problem) => `${app}: configuration error: ${problem}\n`).join(''));
     process.exit(78);
   }
 }

@@ -5,3 +5,13 @@ import { sql, type Db } from './sql';
 export async function pingDatabase(db: Db): Promise<void> {
   await sql.run(db, Q.ping);
 }
+
+/** Names of the migrations recorded as applied (TypeORM's `migrations` table; none before the first migration made it). */
+export async function appliedMigrationNames(db: Db): Promise<string[]> {
+  try {
+    return (await sql.rows<{ name: string }>(db, Q.appliedMigrations)).map((row) => row.name);
+  } catch (error) {
+    if ((error as { code?: string }).code === '42P01') return []; // undefined_table
+    throw error;
+  }
+}

@@ -5,3 +5,4 @@ export * from './topology';
 export * from './broker-connection';
 export * from './event-signature';
 export * from './queue-type';
+export * from './startup-checks';

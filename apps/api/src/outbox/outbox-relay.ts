@@ -8,7 +8,8 @@ import { claimOutboxBatch, markPublished, type OutboxRow } from '@app/events';
 export const OUTBOX_CHANNEL = OUTBOX_NOTIFY_CHANNEL;
 
 export interface OutboxRelayOptions {
-  databaseUrl: string;
+  /** Where the relay LISTENs: a direct connection (DATABASE_DIRECT_URL), never a transaction pooler. */
+  listenUrl: string;
   amqpUrl: string;
   amqpPrefix: string;
   /** AMQP_QUEUE_TYPE and the events delivery limit; classic when absent. */
@@ -64,7 +65,7 @@ export class OutboxRelay {
         this.channel = null;
       },
     });
-    this.listener = new PgListener(options.databaseUrl, OUTBOX_CHANNEL, () => this.trigger(), options.logger);
+    this.listener = new PgListener(options.listenUrl, OUTBOX_CHANNEL, () => this.trigger(), options.logger);
   }
 
   get connected(): boolean {

@@ -31,7 +31,7 @@ export class OutboxModule implements OnApplicationBootstrap, BeforeApplicationSh
               registers: [metrics.registry],
             });
             return new OutboxRelay(dataSource, {
-              databaseUrl: config.databaseUrl,
+              listenUrl: config.databaseDirectUrl,
               amqpUrl: config.amqpUrl,
               amqpPrefix: config.amqpPrefix,
               queues: eventQueueSettings(config),

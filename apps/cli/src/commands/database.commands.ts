@@ -6,7 +6,8 @@ import { CliError, output } from '../cli-context';
 /**
  * The deployment's migration step (the compose file's `migrate` service; an upgrade runs it with
  * the new image before rolling the apps): applies pending migrations under the advisory lock and
- * exits. Running it again applies nothing.
+ * exits. Running it again applies nothing. Over DATABASE_DIRECT_URL when set (a transaction pooler
+ * cannot hold the session lock).
  */
 export function registerDatabaseCommands(program: Command): void {
   program
@@ -17,7 +18,8 @@ export function registerDatabaseCommands(program: Command): void {
       const config = loadConfig();
       let applied: string[];
       try {
-        applied = await migrateDatabase(config.databaseUrl, config.databaseTimeouts);
+        // No statement bound (an index on a big table may take long); the advisory lock needs a direct connection.
+        applied = await migrateDatabase(config.databaseDirectUrl, config.databaseTimeouts);
       } catch (error) {
         throw new CliError(`migration failed: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -8,7 +8,8 @@ import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
 
 export interface DeliveryWorkerOptions {
-  databaseUrl: string;
+  /** Where the worker LISTENs: a direct connection (DATABASE_DIRECT_URL), never a transaction pooler. */
+  listenUrl: string;
   secretsKey: Buffer;
   retryScheduleSeconds: number[];
   timeoutMs: number;
@@ -95,7 +96,7 @@ export class DeliveryWorker {
     private readonly sender: WebhookSender,
     private readonly options: DeliveryWorkerOptions,
   ) {
-    this.listener = new PgListener(options.databaseUrl, WEBHOOK_DELIVERIES_CHANNEL, () => this.trigger(), options.logger);
+    this.listener = new PgListener(options.listenUrl, WEBHOOK_DELIVERIES_CHANNEL, () => this.trigger(), options.logger);
   }
 
   start(): void {

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedStatementsAllowed } from '../data-source';
 import type { PlatformQuery, Query, TenantParams, TenantQuery } from './query';
 
 /** Where a statement runs: the DataSource (pool), or a transaction's EntityManager. */
@@ -21,7 +22,8 @@ function poolOf(dataSource: DataSource): Pool | undefined {
  * it runs on the transaction's connection. Every command answers the same shape (TypeORM's
  * `query` returns `[rows, count]` for UPDATE/DELETE but bare rows otherwise). A statement declared
  * `prepared` runs on the pool as a named prepared statement (pg prepares it once per connection);
- * inside a transaction it runs unnamed like the others.
+ * inside a transaction it runs unnamed like the others, and so does every statement when the data
+ * source's pool is behind a transaction pooler (`DB_PREPARED_STATEMENTS=false`).
  */
 async function execute<T>(db: Db, query: Query, params: readonly unknown[]): Promise<SqlResult<T>> {
   const { text } = query;
@@ -30,9 +32,10 @@ async function execute<T>(db: Db, query: Query, params: readonly unknown[]): Pro
     const dataSource = db instanceof DataSource ? db : db.connection;
     const pool = poolOf(dataSource);
     if (pool) {
-      const result = query.prepared
-        ? await pool.query({ name: `${query.owner}.${query.name}`, text, values: params as unknown[] })
-        : await pool.query(text, params as unknown[]);
+      const result =
+        query.prepared && preparedStatementsAllowed(dataSource)
+          ? await pool.query({ name: `${query.owner}.${query.name}`, text, values: params as unknown[] })
+          : await pool.query(text, params as unknown[]);
       return { rows: result.rows as T[], count: result.rowCount ?? result.rows.length };
     }
     const own = dataSource.createQueryRunner();
@@ -73,4 +76,24 @@ export async function count(db: Db, query: TenantQuery, params: TenantParams): P
 export async function count(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<number>;
 export async function count(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<number> {
   return (await execute(db, query, params)).count;
+}
+
+/** What a library that runs its own SQL on a pg pool calls (`query({ name?, text, values })`). */
+export interface PoolQueryClient {
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * The data source's pg pool for a library that names its statements (rate-limiter-flexible):
+ * behind a transaction pooler (`DB_PREPARED_STATEMENTS=false`) the names are dropped, so its
+ * statements run unnamed like the service's own.
+ */
+export function poolQueryClient(dataSource: DataSource): PoolQueryClient {
+  return {
+    query: ({ name, text, values }) => {
+      const pool = poolOf(dataSource);
+      if (!pool) return Promise.reject(new Error('the data source has no pg pool (not initialised)'));
+      return name !== undefined && preparedStatementsAllowed(dataSource) ? pool.query({ name, text, values }) : pool.query(text, values);
+    },
+  };
 }

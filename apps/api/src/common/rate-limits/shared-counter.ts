@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
+import { sql } from '@app/database';
 
 /** The table of migration RateLimitCounters (the library's SQL is the only SQL that touches it). */
 export const RATE_LIMIT_TABLE = 'rate_limit_counters';
@@ -14,8 +15,10 @@ export const RATE_LIMIT_TABLE = 'rate_limit_counters';
  */
 export function sharedCounter(dataSource: DataSource, keyPrefix: string, points: number, durationSeconds: number): RateLimiterAbstract {
   return new RateLimiterPostgres({
-    storeClient: dataSource,
-    storeType: 'typeorm',
+    // The data source's pool, through which the library's named statements run unnamed behind a
+    // transaction pooler (DB_PREPARED_STATEMENTS=false).
+    storeClient: sql.poolQueryClient(dataSource),
+    storeType: 'pool',
     tableName: RATE_LIMIT_TABLE,
     tableCreated: true, // created by the migration, never by the library
     keyPrefix,
