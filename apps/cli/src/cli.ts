@@ -20,7 +20,6 @@ export function buildProgram(): Command {
   registerDatabaseCommands(program);
   registerAccountCommands(program);
   registerCredentialCommands(program);
-  registerDatabaseCommands(program);
   registerDemoCommands(program);
   registerDeviceCommands(program);
   registerTelemetryCommands(program);
