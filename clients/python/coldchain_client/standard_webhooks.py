@@ -20,11 +20,9 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
-import time
 from typing import List, Optional, Sequence, Union
 
-from .webhooks import DEFAULT_TOLERANCE_SECONDS, Headers, WebhookEvent, WebhookVerificationError, _header
+from .webhooks import DEFAULT_TOLERANCE_SECONDS, Headers, WebhookEvent, WebhookVerificationError, _check_signatures, _check_timestamp, _header, _parse_envelope
 
 __all__ = [
     "StandardWebhook",
@@ -98,24 +96,10 @@ class StandardWebhook:
             raise WebhookVerificationError(f"missing or malformed {STANDARD_HEADER_TIMESTAMP} header")
         if not signatures:
             raise WebhookVerificationError(f"missing {STANDARD_HEADER_SIGNATURE} header")
-        current = time.time() if now is None else now
-        if abs(int(current) - int(timestamp)) > self.tolerance:
-            raise WebhookVerificationError(f"timestamp outside the tolerance of {self.tolerance} seconds")
+        _check_timestamp(timestamp, self.tolerance, now)
         received = [s.encode("ascii", "replace") for s in signatures.split(" ") if s.startswith("v1,")]
-        matched = False
-        for key in self._keys:
-            expected = _sign_with_key(key, msg_id, timestamp, body).encode("ascii")
-            for candidate in received:
-                # every comparison runs, in constant time each
-                matched = hmac.compare_digest(expected, candidate) or matched
-        if not matched:
-            raise WebhookVerificationError("signature does not match")
-        try:
-            event = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise WebhookVerificationError("body is not JSON") from None
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not isinstance(event.get("id"), str):
-            raise WebhookVerificationError("body is not an event envelope")
+        _check_signatures([_sign_with_key(key, msg_id, timestamp, body).encode("ascii") for key in self._keys], received)
+        event = _parse_envelope(body)
         if event["id"] != msg_id:
             raise WebhookVerificationError(f"{STANDARD_HEADER_ID} does not match the body")
         event.setdefault("data", {})

@@ -153,30 +153,42 @@ class Webhook:
             raise WebhookVerificationError(f"missing or malformed {HEADER_TIMESTAMP} header")
         if not signatures:
             raise WebhookVerificationError(f"missing {HEADER_SIGNATURE} header")
-        current = time.time() if now is None else now
-        if abs(int(current) - int(timestamp)) > self.tolerance:
-            raise WebhookVerificationError(f"timestamp outside the tolerance of {self.tolerance} seconds")
+        _check_timestamp(timestamp, self.tolerance, now)
         received = [s.strip().encode("ascii", "replace") for s in signatures.replace(",", " ").split() if s.strip().startswith(f"{SIGNATURE_VERSION}=")]
-        matched = False
-        for key in self._keys:
-            expected = sign_webhook(key, timestamp, body).encode("ascii")
-            for candidate in received:
-                # every comparison runs, in constant time each
-                matched = hmac.compare_digest(expected, candidate) or matched
-        if not matched:
-            raise WebhookVerificationError("signature does not match")
-        try:
-            event = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise WebhookVerificationError("body is not JSON") from None
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not isinstance(event.get("id"), str):
-            raise WebhookVerificationError("body is not an event envelope")
+        _check_signatures([sign_webhook(key, timestamp, body).encode("ascii") for key in self._keys], received)
+        event = _parse_envelope(body)
         event_id = _header(headers, HEADER_EVENT_ID)
         if event_id is not None and event_id != event["id"]:
             raise WebhookVerificationError(f"{HEADER_EVENT_ID} does not match the body's id")
         event.setdefault("data", {})
         return cast(WebhookEvent, event)
 
+
+
+def _check_timestamp(timestamp: str, tolerance: int, now: Optional[float]) -> None:
+    current = time.time() if now is None else now
+    if abs(int(current) - int(timestamp)) > tolerance:
+        raise WebhookVerificationError(f"timestamp outside the tolerance of {tolerance} seconds")
+
+
+def _check_signatures(expected: Sequence[bytes], received: Sequence[bytes]) -> None:
+    matched = False
+    for signature in expected:
+        for candidate in received:
+            # every comparison runs, in constant time each
+            matched = hmac.compare_digest(signature, candidate) or matched
+    if not matched:
+        raise WebhookVerificationError("signature does not match")
+
+
+def _parse_envelope(body: bytes) -> Dict[str, Any]:
+    try:
+        event = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise WebhookVerificationError("body is not JSON") from None
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not isinstance(event.get("id"), str):
+        raise WebhookVerificationError("body is not an event envelope")
+    return event
 
 def verify_webhook(
     payload: Union[bytes, str],
