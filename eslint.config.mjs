@@ -19,18 +19,28 @@ const LAYERS = {
   webhooks: ['domain'],
   domain: [],
 };
-const FEATURES = ['accounts', 'ais', 'alarms', 'alert-presets', 'carriers', 'devices', 'housekeeping', 'invitations', 'locations', 'pages', 'panel', 'receivers', 'reports', 'shipment-templates', 'shipments', 'telemetry', 'users'];
+// Families (libs/domain/src/<family>, libs/webhooks): each shows a front door, its index.ts, with
+// services and types; its *.repository modules are private to the folder. The demo owner
+// (libs/domain/src/demo) holds the seed statements, for the CLI only.
+const PRIVATE = 'a *.repository module is private to its family: use the family\'s door (its index.ts).';
+const REPOSITORY_OUTSIDE = { group: ['../*/*.repository', '../*/**/*.repository', '@app/**/*.repository'], message: PRIVATE };
+const LIB_REPOSITORY = { group: ['@app/**/*.repository', '**/libs/**/*.repository'], message: PRIVATE };
+const NEST_IN_DOMAIN = { group: ['@nestjs/*'], message: 'libs/domain stays framework-free: no @nestjs/* import.' };
+const DEMO_DOOR = { group: ['@app/domain/demo', '@app/domain/demo/*'], message: 'the demo seed is for the CLI only.' };
+const FEATURES = ['accounts', 'ais', 'alarms', 'alert-presets', 'carriers', 'devices', 'housekeeping', 'locations', 'pages', 'panel', 'receivers', 'reports', 'shipment-templates', 'shipments', 'telemetry', 'users'];
 const boundaries = [
   ...Object.entries(LAYERS).map(([name, above]) => ({
     files: [`libs/${name}/**/*.ts`],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [APP_PATHS, ...above.map(lib)] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [APP_PATHS, ...above.map(lib), ...(name === 'domain' ? [NEST_IN_DOMAIN, REPOSITORY_OUTSIDE] : [])] }] },
   })),
+  { files: ['apps/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [LIB_REPOSITORY] }] } },
+  { files: ['apps/api/**/*.ts', 'apps/dispatcher/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [LIB_REPOSITORY, DEMO_DOOR] }] } },
   {
     files: ['apps/api/src/common/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: FEATURES.flatMap((feature) => [`../${feature}/*`, `../../${feature}/*`, `../${feature}`, `../../${feature}`]), message: 'common/ never imports a feature module.' }] },
+        { patterns: [LIB_REPOSITORY, DEMO_DOOR, { group: FEATURES.flatMap((feature) => [`../${feature}/*`, `../../${feature}/*`, `../${feature}`, `../../${feature}`]), message: 'common/ never imports a feature module.' }] },
       ],
     },
   },

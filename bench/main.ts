@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { existsSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@app/config';
 import { dispatcherBuilt, startApi, startBaseline, startDispatcher } from './harness/apps';
@@ -8,6 +9,8 @@ import { benchAppEnv } from './harness/app-env';
 import { Cleanup } from './harness/cleanup';
 import { machineInfo } from './harness/machine';
 import { parseOptions } from './harness/options';
+import { PRODUCTION_SETTINGS, startOwnCluster } from './harness/own-cluster';
+import { attributeServicesToCluster } from './harness/proc-stats';
 import { openRunResources } from './harness/run-resources';
 import { summarizeProfile } from './harness/profile';
 import { compareLayers } from './harness/profile-layers';
@@ -48,9 +51,14 @@ async function main(): Promise<void> {
 async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): Promise<void> {
   const now = Date.now();
   const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const machine = machineInfo(await serverVersion(options.adminUrl));
+  const loadAtStart = loadavg();
+  const cluster = options.ownCluster ? await startOwnCluster(cleanup, log) : null;
+  const adminUrl = cluster?.adminUrl ?? options.adminUrl;
+  const machine = machineInfo(await serverVersion(adminUrl));
 
-  const { db, databaseUrl, amqpPrefix, tls } = await openRunResources(root, options.adminUrl, options.amqpUrl, 'cc_bench', cleanup, log);
+  const { db, databaseUrl, amqpPrefix, tls } = await openRunResources(root, adminUrl, options.amqpUrl, 'cc_bench', cleanup, log);
+  // On its own cluster, PostgreSQL's CPU is the whole cluster's (every process of it serves the bench).
+  if (cluster) attributeServicesToCluster(cluster.postmasterPid);
 
   log('seeding: tenants, devices, 30 days of one-minute telemetry');
   const ownedSince = new Date(now - 120 * DAY_MS);
@@ -81,7 +89,7 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
   const token = await fetchToken(api.base, tenant);
   const schema = (await (await fetch(`${api.base}/schema/`)).json()) as { paths?: Record<string, unknown> };
   const ctx: BenchContext = {
-    options,
+    options: { ...options, adminUrl },
     root,
     db,
     databaseUrl,
@@ -148,11 +156,20 @@ async function run(options: ReturnType<typeof parseOptions>, cleanup: Cleanup): 
     process.stderr.write(`\n${layers}\n\n`);
   } else if (profile) log('layer comparison: profile exactly one HTTP scenario (e.g. --only=api-list --profile) to get bench/results/api-vs-baseline-layers.md');
 
-  const report = { mode: options.quick ? ('quick' as const) : ('full' as const), machine, duration_s: Math.round((Date.now() - started) / 1000), results: rows };
+  const report = {
+    mode: options.quick ? ('quick' as const) : ('full' as const),
+    machine,
+    postgres: cluster ? { server: 'own cluster' as const, version: cluster.version, settings: Object.fromEntries(PRODUCTION_SETTINGS) } : { server: 'shared' as const, url: adminUrl },
+    load_average: { start: loadAtStart, end: loadavg() },
+    duration_s: Math.round((Date.now() - started) / 1000),
+    results: rows,
+  };
   writeReport(join(resultsDir, 'latest.json'), report);
-  process.stdout.write(`\n${markdownTable(rows)}\n\nMachine: ${machineLine(machine)}. Mode: ${report.mode}, ${options.rounds} rounds, ${report.duration_s} s. Results: bench/results/latest.json\n`);
+  process.stdout.write(`\n${markdownTable(rows)}\n\nMachine: ${machineLine(machine)}. PostgreSQL: ${cluster ? `own cluster (${cluster.version}, settings in BENCHMARKS.md)` : 'shared server'}. Load average (1/5/15 min) at start ${fmtLoad(loadAtStart)}, at end ${fmtLoad(report.load_average.end)}. Mode: ${report.mode}, ${options.rounds} rounds, ${report.duration_s} s. Results: bench/results/latest.json\n`);
   if (rows.some((r) => r.status === 'failed')) process.exitCode = 1;
 }
+
+const fmtLoad = (load: number[]): string => load.map((n) => n.toFixed(1)).join(' / ');
 
 main().catch((error: unknown) => {
   process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

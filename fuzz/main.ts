@@ -12,10 +12,11 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
-import { AccountsAdminService, ALL_SCOPES, CredentialsService } from '@app/domain';
+import { AccountsAdminService, CredentialsService } from '@app/domain';
 import { createLogger } from '@app/observability';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { hostileRequests, runFuzz } from './hostile-requests';
+import { ALL_SCOPES } from '@app/vocabulary';
 
 const API = '/api/public/v1';
 

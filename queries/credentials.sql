@@ -18,7 +18,7 @@ WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_i
                    FROM target WHERE c.id = target.id AND target.revoked_at IS NULL RETURNING c.id)
 SELECT EXISTS (SELECT 1 FROM updated) AS revoked FROM target;
 
--- credentials.findByClientId (platform: across tenants)
+-- credentials.findByClientId (platform: across tenants; replica while the primary is away)
 SELECT c.id, c.client_id, c.secret_hash, c.scopes, c.revoked_at IS NOT NULL AS revoked,
       COALESCE(array_agg(a.id ORDER BY a.id) FILTER (WHERE a.id IS NOT NULL), '{}') AS account_ids
  FROM api_credentials c
@@ -40,6 +40,10 @@ SELECT 1 FROM api_credentials WHERE id = $1;
 -- credentials.revoke (platform: across tenants)
 UPDATE api_credentials SET revoked_at = now(), updated_at = now()
 WHERE (client_id = $1 OR id::text = $1) AND revoked_at IS NULL RETURNING id;
+
+-- credentials.insert (platform: across tenants)
+INSERT INTO api_credentials (id, client_id, secret_hash, name, scopes, owner_account_id)
+VALUES ($1, $2, $3, $4, $5, $6);
 
 -- credentials.clearAccounts (platform: across tenants)
 DELETE FROM api_credential_accounts WHERE credential_id = $1;

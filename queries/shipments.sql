@@ -18,7 +18,7 @@ LEFT JOIN carriers c ON c.account_id = s.account_id AND c.id = s.carrier_id
 LEFT JOIN alert_presets p ON p.account_id = s.account_id AND p.id = s.alert_preset_id
    WHERE s.account_id = $1 AND s.id = $2 AND s.deleted_at IS NULL;
 
--- shipments.list (tenant: $1 is the caller's account)
+-- shipments.list (tenant: $1 is the caller's account; may read the replica)
 SELECT s.id, s.account_id, s.reference, s.name, s.status, s.template_id,
      s.origin_location_id, o.name AS origin_name, s.destination_location_id, d.name AS destination_name,
      s.receiver_id, r.name AS receiver_name, s.carrier_id, c.name AS carrier_name, s.alert_preset_id, p.name AS alert_preset_name,
@@ -144,7 +144,7 @@ ORDER BY sd.attached_at, sd.id;
 SELECT l.thresholds, l.alert_preset_id FROM shipment_devices sd JOIN device_lifecycles l ON l.id = sd.lifecycle_id
 WHERE sd.account_id = $1 AND sd.shipment_id = $2 ORDER BY sd.attached_at, sd.id;
 
--- shipments.trackedSummary (tenant: $1 is the caller's account)
+-- shipments.trackedSummary (tenant: $1 is the caller's account; may read the replica)
 SELECT count(*)::int AS point_count, min(p.temperature)::float8 AS min, max(p.temperature)::float8 AS max,
          round(avg(p.temperature)::numeric, 3)::float8 AS avg
     FROM (
@@ -157,7 +157,7 @@ SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, 
  WHERE sd.account_id = $1 AND sd.shipment_id = $2
    AND ($6::uuid IS NULL OR sd.device_id = $6::uuid)) p;
 
--- shipments.lastTrackedFix (tenant: $1 is the caller's account)
+-- shipments.lastTrackedFix (tenant: $1 is the caller's account; may read the replica)
 SELECT p.latitude, p.longitude, p.recorded_at FROM (
 SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
   FROM shipment_devices sd
@@ -168,7 +168,7 @@ SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, 
  WHERE sd.account_id = $1 AND sd.shipment_id = $2
    AND ($6::uuid IS NULL OR sd.device_id = $6::uuid)) p WHERE p.latitude IS NOT NULL ORDER BY p.recorded_at DESC LIMIT 1;
 
--- shipments.trackedPoints (tenant: $1 is the caller's account)
+-- shipments.trackedPoints (tenant: $1 is the caller's account; may read the replica)
 SELECT * FROM (
 SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
   FROM shipment_devices sd
@@ -182,7 +182,7 @@ SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, 
    ORDER BY p.recorded_at, p.device_id
    LIMIT $9;
 
--- shipments.trackedBuckets (tenant: $1 is the caller's account)
+-- shipments.trackedBuckets (tenant: $1 is the caller's account; may read the replica)
 WITH points AS (
     SELECT t.device_id, t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
       FROM shipment_devices sd
@@ -248,27 +248,6 @@ AND EXISTS (SELECT 1 FROM shipments s WHERE s.id = sh.shipment_id AND s.account_
 
 -- shipments.shareByTokenHash (platform: across tenants)
 SELECT account_id, shipment_id, link_nonce FROM shipment_shares WHERE token_hash = $1;
-
--- shipments.demoSeedLock (platform: across tenants)
-SELECT pg_advisory_xact_lock(hashtext('demo-seed-shipments'));
-
--- shipments.seedDemoShipment (platform: across tenants)
-INSERT INTO shipments (account_id, reference, name, status, template_id, origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id,
-                       planned_departure_at, planned_arrival_at, transport_legs, started_at, completed_at, completed_by)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $11, $14, $15)
-RETURNING id;
-
--- shipments.demoShipmentByReference (platform: across tenants)
-SELECT id FROM shipments WHERE account_id = $1 AND reference = $2 ORDER BY id LIMIT 1;
-
--- shipments.seedDemoAttachments (platform: across tenants)
-INSERT INTO shipment_devices (shipment_id, account_id, device_id, lifecycle_id, attached_at, detached_at)
-SELECT $1, $2, l.device_id, l.id, $4, $5 FROM device_lifecycles l WHERE l.device_id = ANY($3::uuid[]) AND l.ended_at IS NULL AND l.account_id = $2
-ON CONFLICT (device_id) WHERE detached_at IS NULL DO NOTHING;
-
--- shipments.seedDemoShare (platform: across tenants)
-INSERT INTO shipment_shares (shipment_id, account_id, token_hash, link_nonce, expires_at, max_views, created_at)
-VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), $4, $5, 1000, $6) ON CONFLICT (shipment_id) DO NOTHING;
 
 -- shipments.detachLifecycle (platform: across tenants)
 UPDATE shipment_devices SET detached_at = GREATEST(now(), attached_at) WHERE lifecycle_id = $1 AND detached_at IS NULL;

@@ -2,23 +2,25 @@
 -- Owns: telemetry_points, telemetry_points_default
 -- Reads: device_lifecycles, alarms
 
--- telemetry.points (tenant: $1 is the caller's account)
-SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
- FROM telemetry_points t
-WHERE t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE account_id = $1 AND id = $3 AND device_id = $2)
-  AND t.recorded_at >= $4 AND t.recorded_at < $5
-ORDER BY t.recorded_at
-LIMIT $6;
+-- telemetry.packedPoints (tenant: $1 is the caller's account; may read the replica)
+SELECT count(*)::int AS count, coalesce(string_agg(concat(floor(extract(epoch FROM p.recorded_at) * 1000)::int8, '|', ',"temperature":', coalesce(p.temperature::text, 'null'), ',"humidity":', coalesce(p.humidity::text, 'null'), ',"light":', coalesce(p.light::text, 'null'), ',"shock":', coalesce(p.shock::text, 'null'), ',"battery":', coalesce(p.battery::text, 'null'), ',"latitude":', coalesce(p.latitude::text, 'null'), ',"longitude":', coalesce(p.longitude::text, 'null'), '}'), E'\n' ORDER BY p.recorded_at), '') AS points
+FROM (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
+        FROM telemetry_points t
+       WHERE t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE account_id = $1 AND id = $3 AND device_id = $2)
+ AND t.recorded_at >= $4 AND t.recorded_at < $5
+       ORDER BY t.recorded_at
+       LIMIT $6) p;
 
--- telemetry.pointsAfter (tenant: $1 is the caller's account)
-SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
- FROM telemetry_points t
-WHERE t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE account_id = $1 AND id = $3 AND device_id = $2)
-  AND t.recorded_at >= $4 AND t.recorded_at < $5 AND t.recorded_at > $7
-ORDER BY t.recorded_at
-LIMIT $6;
+-- telemetry.packedPointsAfter (tenant: $1 is the caller's account; may read the replica)
+SELECT count(*)::int AS count, coalesce(string_agg(concat(floor(extract(epoch FROM p.recorded_at) * 1000)::int8, '|', ',"temperature":', coalesce(p.temperature::text, 'null'), ',"humidity":', coalesce(p.humidity::text, 'null'), ',"light":', coalesce(p.light::text, 'null'), ',"shock":', coalesce(p.shock::text, 'null'), ',"battery":', coalesce(p.battery::text, 'null'), ',"latitude":', coalesce(p.latitude::text, 'null'), ',"longitude":', coalesce(p.longitude::text, 'null'), '}'), E'\n' ORDER BY p.recorded_at), '') AS points
+FROM (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
+        FROM telemetry_points t
+       WHERE t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE account_id = $1 AND id = $3 AND device_id = $2)
+ AND t.recorded_at >= $4 AND t.recorded_at < $5 AND t.recorded_at > $7
+       ORDER BY t.recorded_at
+       LIMIT $6) p;
 
--- telemetry.buckets (tenant: $1 is the caller's account)
+-- telemetry.buckets (tenant: $1 is the caller's account; may read the replica)
 WITH points AS (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery FROM telemetry_points t WHERE t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE account_id = $1 AND id = $3 AND device_id = $2)
          AND t.recorded_at >= $4 AND t.recorded_at < $5),
       aggregated AS (
@@ -207,25 +209,3 @@ WHERE NOT EXISTS (
      AND t.battery IS NOT NULL
      AND NOT (($5::real IS NOT NULL AND t.battery < $5::real) OR ($6::real IS NOT NULL AND t.battery > $6::real)))
 LIMIT 1;
-
--- telemetry.seedDemoTelemetry (platform: across tenants)
-INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, latitude, longitude, temperature, humidity, light, shock, battery)
-SELECT l.device_id, l.id, ts,
-       41.0082 + 0.02 * sin(extract(epoch FROM ts) / 7200 + k), 28.9784 + 0.02 * cos(extract(epoch FROM ts) / 7200 + k),
-       round((5 + 1.5 * sin(extract(epoch FROM ts) / 3600 + k))::numeric, 2),
-       round((50 + 5 * cos(extract(epoch FROM ts) / 5400 + k))::numeric, 1),
-       0, 0.1,
-       round((100 - 10 * extract(epoch FROM ($1::timestamptz - ts)) / 604800)::numeric, 1)
-  FROM unnest($2::uuid[]) WITH ORDINALITY AS d(device_id, k)
-  JOIN device_lifecycles l ON l.device_id = d.device_id AND l.ended_at IS NULL
-  CROSS JOIN generate_series(date_bin('5 minutes', $1::timestamptz - interval '7 days', 'epoch'), $1::timestamptz, interval '5 minutes') AS ts
- WHERE ts >= l.started_at
-ON CONFLICT (device_id, recorded_at) DO NOTHING;
-
--- telemetry.seedDemoPreviousTelemetry (platform: across tenants)
-INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, temperature, humidity, battery)
-SELECT l.device_id, l.id, ts, 18.5, 40, 80
-  FROM device_lifecycles l
-  CROSS JOIN generate_series(l.ended_at - interval '1 day', l.ended_at - interval '5 minutes', interval '5 minutes') AS ts
- WHERE l.id = $1
-ON CONFLICT (device_id, recorded_at) DO NOTHING;

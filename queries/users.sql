@@ -2,6 +2,88 @@
 -- Owns: users, user_invitations, invitation_emails
 -- Reads: accounts
 
+-- users.listCustomerUsers (tenant: $1 is the caller's account)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", phone, locale, role, is_active AS "isActive",
+is_platform_staff AS "isPlatformStaff", is_superuser AS "isSuperuser", password_hash AS "passwordHash",
+deactivated_at AS "deactivatedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM users
+     WHERE account_id = $1 AND NOT is_platform_staff AND NOT is_superuser AND ($2::uuid IS NULL OR id > $2::uuid)
+     ORDER BY id LIMIT $3;
+
+-- users.findCustomerUser (tenant: $1 is the caller's account)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", phone, locale, role, is_active AS "isActive",
+is_platform_staff AS "isPlatformStaff", is_superuser AS "isSuperuser", password_hash AS "passwordHash",
+deactivated_at AS "deactivatedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM users WHERE account_id = $1 AND id = $2 AND NOT is_platform_staff AND NOT is_superuser;
+
+-- users.findCustomerUserForUpdate (tenant: $1 is the caller's account)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", phone, locale, role, is_active AS "isActive",
+is_platform_staff AS "isPlatformStaff", is_superuser AS "isSuperuser", password_hash AS "passwordHash",
+deactivated_at AS "deactivatedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM users WHERE account_id = $1 AND id = $2 AND NOT is_platform_staff AND NOT is_superuser FOR UPDATE;
+
+-- users.updateCustomerUser (tenant: $1 is the caller's account)
+UPDATE users
+       SET full_name = $3, phone = $4, locale = $5, role = $6,
+           updated_at = CASE WHEN (full_name, phone, locale, role) IS DISTINCT FROM ($3::text, $4::text, $5::text, $6::text) THEN now() ELSE updated_at END
+     WHERE account_id = $1 AND id = $2 AND NOT is_platform_staff AND NOT is_superuser
+    RETURNING id, account_id AS "accountId", email, full_name AS "fullName", phone, locale, role, is_active AS "isActive",
+is_platform_staff AS "isPlatformStaff", is_superuser AS "isSuperuser", password_hash AS "passwordHash",
+deactivated_at AS "deactivatedAt", created_at AS "createdAt", updated_at AS "updatedAt";
+
+-- users.deactivateCustomerUser (tenant: $1 is the caller's account)
+UPDATE users SET is_active = false, deactivated_at = $3, updated_at = now()
+WHERE account_id = $1 AND id = $2 AND NOT is_platform_staff AND NOT is_superuser AND is_active;
+
+-- users.insertCustomerUser (tenant: $1 is the caller's account)
+INSERT INTO users (account_id, id, email, full_name, role, password_hash, is_active, is_platform_staff, is_superuser)
+    VALUES ($1, $2, $3, $4, $5, $6, true, false, false) RETURNING id, account_id AS "accountId", email, full_name AS "fullName", phone, locale, role, is_active AS "isActive",
+is_platform_staff AS "isPlatformStaff", is_superuser AS "isSuperuser", password_hash AS "passwordHash",
+deactivated_at AS "deactivatedAt", created_at AS "createdAt", updated_at AS "updatedAt";
+
+-- users.listInvitations (tenant: $1 is the caller's account)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", role, token_hash AS "tokenHash",
+created_by_credential_id AS "createdByCredentialId", expires_at AS "expiresAt", accepted_at AS "acceptedAt",
+accepted_user_id AS "acceptedUserId", revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM user_invitations
+     WHERE account_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id > $2::uuid)
+     ORDER BY id LIMIT $3;
+
+-- users.pendingInvitationExists (tenant: $1 is the caller's account)
+SELECT EXISTS (SELECT 1 FROM user_invitations
+WHERE account_id = $1 AND lower(email) = $2 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()) AS found;
+
+-- users.findUnrevokedInvitationForUpdate (tenant: $1 is the caller's account)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", role, token_hash AS "tokenHash",
+created_by_credential_id AS "createdByCredentialId", expires_at AS "expiresAt", accepted_at AS "acceptedAt",
+accepted_user_id AS "acceptedUserId", revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM user_invitations WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL FOR UPDATE;
+
+-- users.insertInvitation (tenant: $1 is the caller's account)
+INSERT INTO user_invitations (account_id, id, email, full_name, role, token_hash, created_by_credential_id, created_at, expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, account_id AS "accountId", email, full_name AS "fullName", role, token_hash AS "tokenHash",
+created_by_credential_id AS "createdByCredentialId", expires_at AS "expiresAt", accepted_at AS "acceptedAt",
+accepted_user_id AS "acceptedUserId", revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt";
+
+-- users.revokeInvitation (tenant: $1 is the caller's account)
+UPDATE user_invitations SET revoked_at = $3, updated_at = now() WHERE account_id = $1 AND id = $2;
+
+-- users.acceptInvitation (tenant: $1 is the caller's account)
+UPDATE user_invitations SET accepted_at = $3, accepted_user_id = $4, updated_at = now() WHERE account_id = $1 AND id = $2;
+
+-- users.findUserByEmail (platform: across tenants)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", phone, locale, role, is_active AS "isActive",
+is_platform_staff AS "isPlatformStaff", is_superuser AS "isSuperuser", password_hash AS "passwordHash",
+deactivated_at AS "deactivatedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM users WHERE lower(email) = lower($1);
+
+-- users.emailTaken (platform: across tenants)
+SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1)) AS taken;
+
+-- users.findInvitationByTokenHash (platform: across tenants)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", role, token_hash AS "tokenHash",
+created_by_credential_id AS "createdByCredentialId", expires_at AS "expiresAt", accepted_at AS "acceptedAt",
+accepted_user_id AS "acceptedUserId", revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM user_invitations WHERE token_hash = $1;
+
+-- users.findInvitationByTokenHashForUpdate (platform: across tenants)
+SELECT id, account_id AS "accountId", email, full_name AS "fullName", role, token_hash AS "tokenHash",
+created_by_credential_id AS "createdByCredentialId", expires_at AS "expiresAt", accepted_at AS "acceptedAt",
+accepted_user_id AS "acceptedUserId", revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM user_invitations WHERE token_hash = $1 FOR UPDATE;
+
 -- users.lockInvitationAddress (platform: across tenants)
 SELECT pg_advisory_xact_lock(hashtext($1));
 
@@ -34,8 +116,3 @@ UPDATE invitation_emails SET failed_at = now(), sealed_link = NULL, last_error =
 -- users.releaseInvitationEmail (platform: across tenants)
 UPDATE invitation_emails SET attempts = greatest(attempts - 1, 0), next_attempt_at = now()
 WHERE invitation_id = $1 AND sent_at IS NULL AND failed_at IS NULL;
-
--- users.seedDemoUser (platform: across tenants)
-INSERT INTO users (id, account_id, email, full_name, locale, role, is_active, is_platform_staff, is_superuser)
-VALUES ($1, $2, $3, $4, 'en', $5, true, $6, false)
-ON CONFLICT DO NOTHING;

@@ -4,15 +4,16 @@
 
 -- webhook-event-log.olderEvents (tenant: $1 is the caller's account)
 SELECT d.id AS delivery_id, d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
-  FROM (SELECT w.id, w.event_id, w.event_type, w.created_at
+  FROM (SELECT w.id, w.event_id, w.event_type, coalesce(w.event_at, w.created_at) AS created_at
   FROM webhook_deliveries w
  WHERE w.account_id = $1
-   AND w.created_at >= now() - make_interval(days => $2)
+   AND coalesce(w.event_at, w.created_at) >= now() - make_interval(days => $2)
    AND ($3::text IS NULL OR w.event_type = $3::text)
-   AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
-   AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
-   AND ($6::timestamptz IS NULL OR (w.created_at, w.id) < ($6::timestamptz, $7::uuid))
- ORDER BY w.created_at DESC, w.id DESC LIMIT $8) d
+   AND ($4::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) >= $4::timestamptz)
+   AND ($5::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) < $5::timestamptz)
+   AND ($6::timestamptz IS NULL OR (coalesce(w.event_at, w.created_at), w.id) < ($6::timestamptz, $7::uuid))
+   AND ($9::uuid IS NULL OR w.endpoint_id = $9::uuid)
+ ORDER BY coalesce(w.event_at, w.created_at) DESC, w.id DESC LIMIT $8) d
 CROSS JOIN LATERAL (
   SELECT (ARRAY['delivered', 'pending', 'failing', 'failed'])[max(e.rank) + 1] AS outcome, count(*)::int AS endpoints
     FROM (SELECT CASE WHEN bool_or(x.status = 'succeeded') THEN 0
@@ -20,25 +21,27 @@ CROSS JOIN LATERAL (
                       WHEN bool_or(x.status = 'pending') THEN 1
                       ELSE 3 END AS rank
             FROM webhook_deliveries x
-           WHERE x.account_id = $1 AND x.event_id = d.event_id
+           WHERE x.account_id = $1 AND x.event_id = d.event_id AND ($9::uuid IS NULL OR x.endpoint_id = $9::uuid)
            GROUP BY x.endpoint_id) e
 ) o
- WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id ORDER BY f.created_at, f.id LIMIT 1)
-   AND ($9::text IS NULL OR o.outcome = $9::text)
+ WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id
+                  AND ($9::uuid IS NULL OR f.endpoint_id = $9::uuid) ORDER BY coalesce(f.event_at, f.created_at), f.id LIMIT 1)
+   AND ($10::text IS NULL OR o.outcome = $10::text)
  ORDER BY d.created_at DESC, d.id DESC
- LIMIT $10;
+ LIMIT $11;
 
 -- webhook-event-log.newerEvents (tenant: $1 is the caller's account)
 SELECT d.id AS delivery_id, d.event_id, d.event_type, d.created_at, d.created_at::text AS created_at_key, o.outcome, o.endpoints
-  FROM (SELECT w.id, w.event_id, w.event_type, w.created_at
+  FROM (SELECT w.id, w.event_id, w.event_type, coalesce(w.event_at, w.created_at) AS created_at
   FROM webhook_deliveries w
  WHERE w.account_id = $1
-   AND w.created_at >= now() - make_interval(days => $2)
+   AND coalesce(w.event_at, w.created_at) >= now() - make_interval(days => $2)
    AND ($3::text IS NULL OR w.event_type = $3::text)
-   AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
-   AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
-   AND ($6::timestamptz IS NULL OR (w.created_at, w.id) > ($6::timestamptz, $7::uuid))
- ORDER BY w.created_at ASC, w.id ASC LIMIT $8) d
+   AND ($4::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) >= $4::timestamptz)
+   AND ($5::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) < $5::timestamptz)
+   AND ($6::timestamptz IS NULL OR (coalesce(w.event_at, w.created_at), w.id) > ($6::timestamptz, $7::uuid))
+   AND ($9::uuid IS NULL OR w.endpoint_id = $9::uuid)
+ ORDER BY coalesce(w.event_at, w.created_at) ASC, w.id ASC LIMIT $8) d
 CROSS JOIN LATERAL (
   SELECT (ARRAY['delivered', 'pending', 'failing', 'failed'])[max(e.rank) + 1] AS outcome, count(*)::int AS endpoints
     FROM (SELECT CASE WHEN bool_or(x.status = 'succeeded') THEN 0
@@ -46,35 +49,38 @@ CROSS JOIN LATERAL (
                       WHEN bool_or(x.status = 'pending') THEN 1
                       ELSE 3 END AS rank
             FROM webhook_deliveries x
-           WHERE x.account_id = $1 AND x.event_id = d.event_id
+           WHERE x.account_id = $1 AND x.event_id = d.event_id AND ($9::uuid IS NULL OR x.endpoint_id = $9::uuid)
            GROUP BY x.endpoint_id) e
 ) o
- WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id ORDER BY f.created_at, f.id LIMIT 1)
-   AND ($9::text IS NULL OR o.outcome = $9::text)
+ WHERE d.id = (SELECT f.id FROM webhook_deliveries f WHERE f.account_id = $1 AND f.event_id = d.event_id
+                  AND ($9::uuid IS NULL OR f.endpoint_id = $9::uuid) ORDER BY coalesce(f.event_at, f.created_at), f.id LIMIT 1)
+   AND ($10::text IS NULL OR o.outcome = $10::text)
  ORDER BY d.created_at ASC, d.id ASC
- LIMIT $10;
+ LIMIT $11;
 
 -- webhook-event-log.olderScanFrontier (tenant: $1 is the caller's account)
-SELECT w.id, w.created_at, w.created_at::text AS created_at_key
+SELECT w.id, coalesce(w.event_at, w.created_at) AS created_at, coalesce(w.event_at, w.created_at)::text AS created_at_key
  FROM webhook_deliveries w
 WHERE w.account_id = $1
-  AND w.created_at >= now() - make_interval(days => $2)
+  AND coalesce(w.event_at, w.created_at) >= now() - make_interval(days => $2)
   AND ($3::text IS NULL OR w.event_type = $3::text)
-  AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
-  AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
-  AND ($6::timestamptz IS NULL OR (w.created_at, w.id) < ($6::timestamptz, $7::uuid))
-ORDER BY w.created_at DESC, w.id DESC OFFSET $8 - 1 LIMIT 1;
+  AND ($4::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) >= $4::timestamptz)
+  AND ($5::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) < $5::timestamptz)
+  AND ($6::timestamptz IS NULL OR (coalesce(w.event_at, w.created_at), w.id) < ($6::timestamptz, $7::uuid))
+  AND ($9::uuid IS NULL OR w.endpoint_id = $9::uuid)
+ORDER BY coalesce(w.event_at, w.created_at) DESC, w.id DESC OFFSET $8 - 1 LIMIT 1;
 
 -- webhook-event-log.newerScanFrontier (tenant: $1 is the caller's account)
-SELECT w.id, w.created_at, w.created_at::text AS created_at_key
+SELECT w.id, coalesce(w.event_at, w.created_at) AS created_at, coalesce(w.event_at, w.created_at)::text AS created_at_key
  FROM webhook_deliveries w
 WHERE w.account_id = $1
-  AND w.created_at >= now() - make_interval(days => $2)
+  AND coalesce(w.event_at, w.created_at) >= now() - make_interval(days => $2)
   AND ($3::text IS NULL OR w.event_type = $3::text)
-  AND ($4::timestamptz IS NULL OR w.created_at >= $4::timestamptz)
-  AND ($5::timestamptz IS NULL OR w.created_at < $5::timestamptz)
-  AND ($6::timestamptz IS NULL OR (w.created_at, w.id) > ($6::timestamptz, $7::uuid))
-ORDER BY w.created_at ASC, w.id ASC OFFSET $8 - 1 LIMIT 1;
+  AND ($4::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) >= $4::timestamptz)
+  AND ($5::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) < $5::timestamptz)
+  AND ($6::timestamptz IS NULL OR (coalesce(w.event_at, w.created_at), w.id) > ($6::timestamptz, $7::uuid))
+  AND ($9::uuid IS NULL OR w.endpoint_id = $9::uuid)
+ORDER BY coalesce(w.event_at, w.created_at) ASC, w.id ASC OFFSET $8 - 1 LIMIT 1;
 
 -- webhook-event-log.eventDeliveries (tenant: $1 is the caller's account)
 SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,
@@ -88,7 +94,8 @@ SELECT body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2 AND 
 ORDER BY created_at, id LIMIT 1;
 
 -- webhook-event-log.eventAttempts (tenant: $1 is the caller's account)
-SELECT a.id, a.webhook_delivery_id, a.endpoint_id, a.attempt_number, a.attempted_at, a.outcome, a.status_code, a.error, a.duration_ms
+SELECT a.id, a.webhook_delivery_id, a.endpoint_id, a.attempt_number, a.attempted_at, a.outcome, a.status_code, a.error, a.duration_ms,
+      d.origin, d.recovered, d.status AS delivery_status
  FROM webhook_deliveries d JOIN webhook_attempts a ON a.webhook_delivery_id = d.id
 WHERE d.account_id = $1 AND d.event_id = $2 AND a.account_id = $1
 ORDER BY a.attempted_at, a.id;

@@ -10,17 +10,20 @@ const { ensureBuild, root } = require('./ensure-build');
 
 /** spec → the repositories (`*.repository.ts`, by file name) whose statements it runs through the pooler. */
 const SUITES = {
-  'test/e2e/pooler.e2e-spec.ts': ['database', 'outbox', 'webhooks', 'accounts'],
+  'test/e2e/pooler.e2e-spec.ts': ['database', 'outbox', 'webhook-deliveries', 'accounts'],
   'test/e2e/idempotency.e2e-spec.ts': ['idempotency', 'users', 'accounts', 'credentials'],
   'test/e2e/catalogue-crud.e2e-spec.ts': ['catalogue'],
   'test/e2e/devices.e2e-spec.ts': ['devices'],
   'test/e2e/ais.e2e-spec.ts': ['ais'],
   'test/e2e/alarms.e2e-spec.ts': ['alarms'],
   'test/e2e/telemetry.e2e-spec.ts': ['telemetry'],
-  'test/e2e/reports.e2e-spec.ts': ['reports', 'telemetry'],
-  'test/e2e/shipment-lifecycle.e2e-spec.ts': ['shipments', 'outbox'],
+  'test/e2e/reports.e2e-spec.ts': ['reports', 'report-queue', 'telemetry'],
+  'test/e2e/shipment-lifecycle.e2e-spec.ts': ['shipments', 'shipment-devices', 'shipment-events', 'shipment-shares', 'tracked-points', 'outbox'],
   'test/e2e/webhook-event-log.e2e-spec.ts': ['webhook-event-log', 'panel-sessions'],
-  'test/e2e/webhook-dispatcher-delivery.e2e-spec.ts': ['webhooks', 'outbox'],
+  'test/e2e/webhook-dispatcher-delivery.e2e-spec.ts': ['webhook-endpoints', 'webhook-deliveries', 'outbox'],
+  'test/e2e/webhook-recovery.e2e-spec.ts': ['webhook-maintenance', 'webhook-endpoints'],
+  'test/e2e/audit-trail.e2e-spec.ts': ['audit'],
+  'test/e2e/demo-seed-catalogue.e2e-spec.ts': ['demo'],
 };
 
 module.exports = { SUITES };

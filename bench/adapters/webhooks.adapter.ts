@@ -14,7 +14,7 @@ export interface BenchEndpoint {
 interface WebhookEndpointsServiceLike {
   create(accountId: AccountId, input: { url: string; events: string[]; description?: string | null }): Promise<{ id: string; signing_secret: string }>;
 }
-type WebhookEndpointsServiceClass = new (dataSource: DataSource, options: { secretsKey: Buffer; allowPrivateTargets: boolean }) => WebhookEndpointsServiceLike;
+type WebhookEndpointsServiceClass = new (dataSource: DataSource, options: { secretsKey: Buffer; allowPrivateTargets: boolean; maxEndpointsPerAccount?: number }) => WebhookEndpointsServiceLike;
 
 const WEBHOOKS_LIB = 'dist/libs/webhooks/src/index.js';
 
@@ -44,10 +44,11 @@ export async function createWebhookEndpoint(
   accountId: AccountId,
   url: string,
   events: string[],
+  maxEndpointsPerAccount?: number,
 ): Promise<BenchEndpoint> {
   const Service = await endpointsServiceClass(root);
   if (!Service) throw new Error(`WebhookEndpointsService not found in ${WEBHOOKS_LIB}`);
-  const created = await new Service(db, { secretsKey, allowPrivateTargets: true }).create(accountId, { url, events, description: 'bench' });
+  const created = await new Service(db, { secretsKey, allowPrivateTargets: true, maxEndpointsPerAccount }).create(accountId, { url, events, description: 'bench' });
   return { id: created.id, url, secret: created.signing_secret };
 }
 

@@ -3,11 +3,14 @@ import type { Request } from 'express';
 import { NotFoundError } from '@app/domain';
 import { Paginator } from '../../apps/api/src/common/paginator';
 import { DEFAULT_PAGE_SIZE } from '../../apps/api/src/common/paging';
-import { DevicesRepository, DevicesService } from '@app/domain';
+import { DevicesService } from '@app/domain';
+import { DevicesRepository } from '@app/domain/devices/devices.repository';
+import { TelemetryRepository } from '@app/domain/telemetry/telemetry.repository';
 import { DeviceDto } from '../../apps/api/src/devices/dto/device.dto';
 import { TELEMETRY_DEFAULT_PAGE_SIZE, type TelemetryQueryDto } from '../../apps/api/src/telemetry/dto/telemetry-query.dto';
-import { BUCKET_WIDTHS, TelemetryRepository, TelemetryService, type BucketName } from '@app/domain';
-import { presentBucket, presentPoint } from '../../apps/api/src/telemetry/telemetry.presenter';
+import { BUCKET_WIDTHS, TelemetryService, type BucketName } from '@app/domain';
+import { presentBucket, presentPackedPoints } from '../../apps/api/src/telemetry/telemetry.presenter';
+import { SerializedJson } from '../../apps/api/src/common/json-reply.adapter';
 import { shipmentDetailAdapter } from '../adapters/shipments.adapter';
 import type { DataSource } from 'typeorm';
 import { BY_TIME, BY_UUID, type AccountId } from '@app/vocabulary';
@@ -62,8 +65,10 @@ export class BaselineRoutes {
       const rows = await this.telemetry.buckets(scope, { ...query, bucket }, page);
       return this.paginator.finish(asExpress(request), page, rows, (b) => b.bucket_start, presentBucket(BUCKET_WIDTHS[bucket]));
     }
-    const rows = await this.telemetry.points(scope, query, page);
-    return this.paginator.finish(asExpress(request), page, rows, (p) => p.recorded_at, presentPoint);
+    // The project's own packed page and presenter (issue 28), written as the same JSON text.
+    const points = presentPackedPoints(await this.telemetry.packedPoints(scope, query, page), page.limit);
+    const next = points.more && points.last ? this.paginator.nextLink(asExpress(request), page, points.last) : null;
+    return new SerializedJson(`{"data":${points.json},"links":{"next":${JSON.stringify(next)}}}`);
   }
 
   async shipment(accountId: AccountId, id: string): Promise<unknown> {

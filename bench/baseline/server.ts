@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { loadConfig } from '@app/config';
-import { ApiError } from '@app/domain';
+import { asApiError } from '../../apps/api/src/common/api-error';
+import { SerializedJson } from '../../apps/api/src/common/json-reply.adapter';
 import { API_PREFIX } from '../../apps/api/src/common/public-api-controller';
 import { BaselineAuth, HttpFailure } from './auth';
 import { BaselineRoutes, type BaselineRequest } from './routes';
@@ -22,7 +23,7 @@ const TELEMETRY = new RegExp(`^/${API_PREFIX}/devices/([^/]+)/telemetry/?$`);
 const SHIPMENT = new RegExp(`^/${API_PREFIX}/shipments/([^/]+)/?$`);
 
 function send(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof SerializedJson ? body.text : JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   response.end(text);
 }
@@ -50,7 +51,9 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
 const server = createServer((request, response) => {
   handle(request, response).catch((error: unknown) => {
-    if (error instanceof HttpFailure || error instanceof ApiError) return send(response, error.status, { code: error.code });
+    if (error instanceof HttpFailure) return send(response, error.status, { code: error.code });
+    const refusal = asApiError(error);
+    if (refusal) return send(response, refusal.status, { code: refusal.code });
     process.stderr.write(`baseline: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     send(response, 500, { code: 'internal' });
   });

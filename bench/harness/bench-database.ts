@@ -39,7 +39,8 @@ export async function serverVersion(adminUrl: string): Promise<string> {
 
 /** The harness's own TypeORM connection: migrations, seeding and outbox writes. */
 export async function openMigrated(url: string): Promise<DataSource> {
-  const dataSource = createDataSource(url, 4);
+  // 16: event-latency commits 100 transactions a second, each waiting for its WAL flush on the own cluster.
+  const dataSource = createDataSource(url, 16);
   await dataSource.initialize();
   await runMigrationsLocked(dataSource);
   return dataSource;

@@ -13,6 +13,11 @@ export interface BenchOptions {
   webhookEvents: number;
   eventLatencySeconds: number;
   adminUrl: string;
+  /**
+   * The scenarios run on a throwaway PostgreSQL 15 cluster of their own (own-cluster.ts), unless
+   * `--shared-postgres`: then on BENCH_POSTGRES_URL's server, as before issue 26 (and always with --scale).
+   */
+  ownCluster: boolean;
   amqpUrl: string;
   /** `--scale`: the cost-as-the-data-grows run (bench/scale/) instead of the scenarios. */
   scale: boolean;
@@ -25,12 +30,14 @@ const USAGE = `npm run bench -- [--quick] [--only=a,b] [--rounds=N] [--profile]
   --quick      fewer, shorter rounds (about a minute)
   --only       run only these scenarios (memory is always reported)
   --rounds     alternating rounds per scenario (default 5; quick 3; --scale 3, quick 2)
+  --shared-postgres  run on BENCH_POSTGRES_URL's server instead of a throwaway cluster of its own (initdb, BENCHMARKS.md)
   --profile    run the api, the baseline and the dispatcher under node --cpu-prof; writes bench/results/{api,baseline,dispatcher}.cpuprofile, summaries,
                and with one HTTP scenario (--only=api-list) api-vs-baseline-layers.md
   --scale      cost as the data grows: seeds 1 M, 10 M and 50 M telemetry points (quick: 1 M and 5 M) in one
                database and measures reads, ingestion and size at each (BENCHMARKS.md, "Cost as the data grows")
   --sizes      with --scale: the sizes, in points, each a sub-grid of the next (1,000 devices)
-Environment: BENCH_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/postgres), AMQP_URL.`;
+Environment: BENCH_PG_BIN (default /usr/lib/postgresql/15/bin: initdb, pg_ctl of the own cluster),
+  BENCH_POSTGRES_URL (--scale, --shared-postgres; default postgresql://postgres@127.0.0.1:5432/postgres), AMQP_URL.`;
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const flags = new Map<string, string>();
@@ -44,7 +51,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     flags.set(match[1], match[2] ?? 'true');
   }
   for (const name of flags.keys()) {
-    if (!['quick', 'only', 'rounds', 'profile', 'scale', 'sizes'].includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
+    if (!['quick', 'only', 'rounds', 'profile', 'scale', 'sizes', 'shared-postgres'].includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   }
   const quick = flags.get('quick') === 'true';
   const scale = flags.get('scale') === 'true';
@@ -65,6 +72,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     webhookEvents: quick ? 200 : 1_000,
     eventLatencySeconds: quick ? 5 : 20,
     adminUrl: env.BENCH_POSTGRES_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
+    ownCluster: !scale && flags.get('shared-postgres') !== 'true',
     amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
     scale,
     sizes,

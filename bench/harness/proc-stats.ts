@@ -86,6 +86,15 @@ export function attributeServicesTo(databaseName: string | null): void {
   benchDatabase = databaseName;
 }
 
+/** The postmaster of the bench's own cluster (bench/harness/own-cluster.ts): then every process of that cluster is the bench's. */
+let benchPostmaster: number | null = null;
+
+export function attributeServicesToCluster(postmasterPid: number | null): void {
+  benchPostmaster = postmasterPid;
+}
+
+export const clusterAttributed = (): boolean => benchPostmaster !== null;
+
 /** CPU ticks per process of one service at one moment: deltas are taken per pid. */
 export type CpuSnapshot = ReadonlyMap<number, number>;
 
@@ -97,7 +106,9 @@ export interface ServicesCpuSnapshot {
 }
 
 /**
- * What the local PostgreSQL server and RabbitMQ broker have spent so far, per process. With a
+ * What the local PostgreSQL server and RabbitMQ broker have spent so far, per process. With the
+ * bench's own cluster (`attributeServicesToCluster`) PostgreSQL is exactly that cluster: its
+ * postmaster, what it reaped (backends that exited count too) and its live children. With a
  * database named (`attributeServicesTo`), PostgreSQL counts only the backends whose command line
  * names that database (`postgres: <cluster>: <user> <database> <host> …`, autovacuum workers
  * `… autovacuum worker <database>`) and the shared background writers, so other databases' work
@@ -117,6 +128,12 @@ export function servicesCpuSnapshot(): ServicesCpuSnapshot | null {
   for (const s of stats) {
     if (s.comm === 'beam.smp') {
       rabbitmq.set(s.pid, s.own);
+      continue;
+    }
+    if (benchPostmaster !== null) {
+      // The bench's own cluster: the postmaster (with the backends it has reaped) and its children.
+      if (s.pid === benchPostmaster) postgres.set(s.pid, s.own + s.reaped);
+      else if (s.ppid === benchPostmaster) postgres.set(s.pid, s.own);
       continue;
     }
     if (benchDatabase === null) {

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { ReceiverCommand, ReceiverReply } from '../support/https-receiver';
 import { ServerProcess } from './server-process';
 
+const ASK_TIMEOUT_MS = 30_000;
+
 /** The harness's handle on the HTTPS receiver child process. */
 export class Receiver {
   private constructor(
@@ -9,12 +11,13 @@ export class Receiver {
     readonly ports: number[],
   ) {}
 
-  static async start(root: string, tls: { keyFile: string; certFile: string }, endpoints: number): Promise<Receiver> {
+  /** `answerAfterMs`: each answer waits this long (0: at once). */
+  static async start(root: string, tls: { keyFile: string; certFile: string }, endpoints: number, answerAfterMs = 0): Promise<Receiver> {
     const process = ServerProcess.start({
       name: 'receiver',
       script: join(root, 'dist/bench/support/https-receiver.js'),
       env: { PATH: globalThis.process.env.PATH },
-      args: [tls.keyFile, tls.certFile, String(endpoints)],
+      args: [tls.keyFile, tls.certFile, String(endpoints), String(answerAfterMs)],
       ipc: true,
     });
     const ready = await new Promise<ReceiverReply>((resolve, reject) => {
@@ -26,9 +29,15 @@ export class Receiver {
   }
 
   private ask<T extends ReceiverReply['type']>(command: ReceiverCommand, type: T): Promise<Extract<ReceiverReply, { type: T }>> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
+      // A receiver that never answers (a command it does not know, a stale build) fails the scenario instead of hanging the run.
+      const timer = setTimeout(() => {
+        this.process.child.off('message', listen);
+        reject(new Error(`the receiver did not answer '${command.type}' within ${ASK_TIMEOUT_MS} ms`));
+      }, ASK_TIMEOUT_MS);
       const listen = (message: ReceiverReply): void => {
         if (message.type !== type) return;
+        clearTimeout(timer);
         this.process.child.off('message', listen);
         resolve(message as Extract<ReceiverReply, { type: T }>);
       };
@@ -54,6 +63,16 @@ export class Receiver {
   /** Deliveries per event id since the last reset. */
   async tally(): Promise<Map<string, number>> {
     return new Map((await this.ask({ type: 'tally' }, 'tally')).entries);
+  }
+
+  /** Distinct event ids per endpoint key (host:port/path, see ledger.ts receiverKey) over the receiver's life. */
+  async ledger(): Promise<Map<string, number>> {
+    return new Map((await this.ask({ type: 'ledger' }, 'ledger')).entries);
+  }
+
+  /** The most requests in flight at once per endpoint key (host:port/path) since the last reset. */
+  async peaks(): Promise<Map<string, number>> {
+    return new Map((await this.ask({ type: 'peaks' }, 'peaks')).entries);
   }
 
   async receipts(): Promise<Map<string, number>> {

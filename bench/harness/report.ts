@@ -27,6 +27,10 @@ export interface ResultRow {
 export interface BenchReport {
   mode: 'full' | 'quick';
   machine: MachineInfo;
+  /** Where PostgreSQL ran: the bench's own cluster (its settings) or a shared server. */
+  postgres?: { server: 'own cluster'; version: string; settings: Record<string, string> } | { server: 'shared'; url: string };
+  /** os.loadavg() (1, 5, 15 min) when the run started and when it ended: how shared the machine was. */
+  load_average?: { start: number[]; end: number[] };
   duration_s: number;
   results: ResultRow[];
 }

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { median } from './stats';
-import { cpuBetween, cpuSecondsByPid, cpuSecondsSince, servicesCpuSnapshot } from './proc-stats';
+import { clusterAttributed, cpuBetween, cpuSecondsByPid, cpuSecondsSince, servicesCpuSnapshot } from './proc-stats';
 import type { Alternated, SideRun } from './alternate';
 import type { ResultRow } from './report';
 
@@ -58,6 +58,11 @@ function infoRow(scenario: string, metric: string, per: string, runs: Alternated
   };
 }
 
+/** One process's CPU per unit of work (`extra[key]` of each round, e.g. the dispatcher's alone of the project's sum). */
+export function processCpuRow(scenario: string, label: string, per: string, runs: Alternated, key: string): ResultRow | null {
+  return infoRow(scenario, label, per, runs, key);
+}
+
 /**
  * PostgreSQL's CPU per unit of work on each side (median over the rounds): the part of the machine
  * the project's durability costs, which the CPU columns of the app rows (its own processes only)
@@ -67,7 +72,11 @@ function infoRow(scenario: string, metric: string, per: string, runs: Alternated
  */
 export function servicesCpuRow(scenario: string, per: string, runs: Alternated, key: 'servicesCpu' | 'databaseCpu' = 'servicesCpu'): ResultRow | null {
   const metric =
-    key === 'servicesCpu' ? "PostgreSQL CPU (the bench database's backends + background writers)" : "PostgreSQL CPU of the bench database's backends";
+    key === 'databaseCpu'
+      ? "PostgreSQL CPU of the bench database's backends"
+      : clusterAttributed()
+        ? "PostgreSQL CPU (the bench's own cluster: every backend, background writers, autovacuum)"
+        : "PostgreSQL CPU (the bench database's backends + background writers)";
   return infoRow(scenario, metric, per, runs, key);
 }
 

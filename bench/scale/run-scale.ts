@@ -21,7 +21,7 @@ import { growGrid, seedProbeWindows, sizeFacts, vacuumAnalyze } from '../seed/sc
 import { seedDevices, type SeededDevice } from '../seed/devices';
 import { ensurePartitions } from '../seed/telemetry';
 import { createTenant, fetchToken } from '../seed/tenant';
-import { messages, publishAll, storedCount } from '../scenarios/ingest';
+import { lastPointsStored, messages, publishAll, storedCount } from '../scenarios/ingest';
 import { TELEMETRY_QUERIES } from '../../libs/domain/src/telemetry/telemetry.queries';
 import { DAY_MS, formatPoints, FULL_SIZES, gridPlan, QUICK_SIZES, SCALE_DEVICES, SCALE_FACTOR_TARGET, seededRandom, wholeMonths, type GridPlan } from './plan';
 import { scaleChart, scaleMarkdown, scaleRows, type MeasureName, type SizeResult } from './scale-report';
@@ -125,7 +125,7 @@ export async function runScale(options: BenchOptions, cleanup: Cleanup, env: Sca
     const bodies = messages(ingestPlan);
     const start = nowMs();
     await publishAll(channel, topology.exchange, bodies);
-    for (let stored = 0; stored < expected; stored = await storedCount(db, ingestPlan)) {
+    for (let stored = 0; stored < expected; stored = (await lastPointsStored(db, ingestPlan)) ? await storedCount(db, ingestPlan) : 0) {
       if (nowMs() - start > STORE_TIMEOUT_MS) throw new Error(`ingest: ${stored} of ${expected} points stored after ${STORE_TIMEOUT_MS} ms`);
       api.process.assertRunning();
       await sleep(20);
@@ -296,7 +296,7 @@ async function explainReads(
       // Twice: the second run is the one reported (the api's reads are warm too).
       let text = '';
       for (let i = 0; i < 2; i++) {
-        const result = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${TELEMETRY_QUERIES.points.text}`, [
+        const result = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${TELEMETRY_QUERIES.packedPoints.text}`, [
           accountId,
           probe.deviceId,
           probe.lifecycleId,

@@ -10,12 +10,12 @@ import { servicesCpuRow, withServicesCpu } from '../harness/services-cpu';
 import { nowMs, sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
 
-const TARGET = '≥ 20,000 points/s and ratio ≥ 0.5';
+const TARGET = '≥ 150,000 points/s and ratio ≥ 0.8 × COPY';
 const DEVICES = 100;
 /** A gateway's batch: one message carries this many points. */
 export const POINTS_PER_MESSAGE = 100;
-/** Same as TelemetryIngestService's transaction size. */
-const BATCH_SIZE = 2000;
+/** Rows per COPY (one staging table load + INSERT … ON CONFLICT DO NOTHING per transaction) of the baseline. */
+const COPY_BATCH_SIZE = 10_000;
 const STORE_TIMEOUT_MS = 300_000;
 
 export function messages(plan: PointPlan): Buffer[] {
@@ -39,6 +39,20 @@ export async function publishAll(channel: ConfirmChannel, exchange: string, bodi
     if (i % 256 === 255) await channel.waitForConfirms();
   }
   await channel.waitForConfirms();
+}
+
+/**
+ * Whether every device's last point of the round is stored: a few index probes, cheap enough to
+ * poll every 20 ms without charging the project's PostgreSQL CPU with the harness's own counting
+ * (a full count over the window, polled, cost as much as the ingestion itself). The last message
+ * carries the last minute of every device; the full count is still checked once this says so.
+ */
+export async function lastPointsStored(db: DataSource, plan: PointPlan): Promise<boolean> {
+  const rows = (await db.query(`SELECT count(*)::int AS n FROM telemetry_points WHERE device_id = ANY($1::uuid[]) AND recorded_at = $2`, [
+    plan.deviceIds,
+    new Date(plan.fromMs + (plan.perDevice - 1) * 60_000).toISOString(),
+  ])) as Array<{ n: number }>;
+  return rows[0].n === plan.deviceIds.length;
 }
 
 export async function storedCount(db: DataSource, plan: PointPlan): Promise<number> {
@@ -81,7 +95,7 @@ export const ingest: Scenario = {
         const start = nowMs();
         await publishAll(channel, topology.exchange, bodies);
         for (let queued = Infinity; queued > 0; queued = (await channel.checkQueue(topology.queue)).messageCount) await sleep(20);
-        for (let stored = 0; stored < expected; stored = await storedCount(ctx.db, plan)) {
+        for (let stored = 0; stored < expected; stored = (await lastPointsStored(ctx.db, plan)) ? await storedCount(ctx.db, plan) : 0) {
           if (nowMs() - start > STORE_TIMEOUT_MS) {
             const dead = (await channel.checkQueue(topology.deadLetterQueue)).messageCount;
             throw new Error(`ingest: ${stored} of ${expected} points stored after ${STORE_TIMEOUT_MS} ms (${dead} dead-lettered messages)`);
@@ -101,7 +115,7 @@ export const ingest: Scenario = {
           lifecycleIds: devices.map((d) => d.lifecycleId),
           fromMs: plan.fromMs,
           perDevice: plan.perDevice,
-          batchSize: BATCH_SIZE,
+          batchSize: COPY_BATCH_SIZE,
         };
         const result = await runJson<{ ms: number; cpuSeconds: number; inserted: number }>(join(ctx.root, 'dist/bench/baseline/ingest.js'), job);
         if (result.inserted !== expected) throw new Error(`baseline ingest inserted ${result.inserted} of ${expected}`);
@@ -130,7 +144,7 @@ export const ingest: Scenario = {
           baseline: b,
           ratio: p / b,
           target: TARGET,
-          pass: p >= 20_000 && p / b >= 0.5,
+          pass: p >= 150_000 && p / b >= 0.8,
           status: 'measured',
           cpu: { per: 'point', project: cpuPerUnit(runs.project), baseline: cpuPerUnit(runs.baseline) },
           rounds: ctx.options.rounds,

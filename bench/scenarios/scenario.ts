@@ -52,4 +52,10 @@ export interface Scenario {
   /** Why the scenario cannot run on this build (feature not landed, adapter not wired), or null. */
   unavailable(ctx: BenchContext): string | null;
   run(ctx: BenchContext): Promise<ResultRow[]>;
+  /**
+   * Runs, once and small, every statement the scenario sends to the database itself (not through
+   * the apps), against a migrated database: test/e2e/bench-probes.e2e-spec.ts calls it for every
+   * scenario, so a changed query or schema cannot silently break a scenario until the next bench run.
+   */
+  probe?(db: DataSource): Promise<void>;
 }

@@ -1,4 +1,8 @@
-import { alternate, cpuPerUnit, medianOf } from '../harness/alternate';
+import { BUCKET_WIDTHS, pageBucketWindow } from '@app/domain';
+import { TelemetryRepository } from '@app/domain/telemetry/telemetry.repository';
+import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
+import { sqlShim } from '../baseline/sql-shim';
+import { median, nowMs } from '../harness/stats';
 import { getJson, timed } from '../harness/load';
 import type { ResultRow } from '../harness/report';
 import { TELEMETRY_MAX_PAGE_SIZE } from '../../apps/api/src/telemetry/dto/telemetry-query.dto';
@@ -7,6 +11,9 @@ import type { AppUnderTest, BenchContext, Scenario } from './scenario';
 import { telemetryUrl, type Page } from './telemetry-pages';
 
 const TARGET = 'time ratio ≤ 1.3';
+/** Issue 28: each bucketed read within 1.1 × its bare SQL (the project's statement through a pg client, no HTTP). */
+const SQL_TARGET = 'time ratio ≤ 1.1 × bare SQL';
+const SQL_LIMIT = 1.1;
 
 /** 30 days downsampled to one-hour buckets (720 buckets, one page), requested one after another. */
 export const telemetryBucket: Scenario = {
@@ -27,13 +34,42 @@ export const telemetryBucket: Scenario = {
       });
       return { value: run.ms / requests, cpuSeconds: run.cpuSeconds, units: run.units };
     };
-    await side(ctx.api)();
-    await side(ctx.baseline)();
-    const runs = await alternate(ctx.options.rounds, side(ctx.api), side(ctx.baseline), ctx.log, (r) =>
-      `${r.value.toFixed(1)} ms/request, ${((r.cpuSeconds / r.units) * 1000).toFixed(2)} CPU-ms/req`,
-    );
+    // The bare SQL: the project's bucket statement (TelemetryRepository.buckets, same window) on one pg connection.
+    const { dataSource, pool } = sqlShim(ctx.databaseUrl, 1);
+    const scope = { accountId: ctx.tenant.accountId, deviceId: ctx.devices[0].deviceId, lifecycleId: ctx.devices[0].lifecycleId };
+    const widthMs = BUCKET_WIDTHS['1h'];
+    const window = pageBucketWindow(widthMs, ctx.telemetryWindow, { after: null, limit: TELEMETRY_MAX_PAGE_SIZE });
+    if (!window) throw new Error('telemetry-bucket: empty bucket window');
+    const repository = new TelemetryRepository(dataSource);
+    const bareSql: number[] = [];
+    const sqlSide = async (): Promise<number> => {
+      const start = nowMs();
+      for (let i = 0; i < requests; i++) {
+        const rows = await repository.buckets(scope, widthMs, { first: window.first, last: window.last, from: window.pointsFrom, to: window.pointsTo });
+        if (rows.length !== 720) throw new Error(`bare bucket SQL returned ${rows.length} rows`);
+      }
+      return (nowMs() - start) / requests;
+    };
+    let runs: Awaited<ReturnType<typeof alternate>>;
+    try {
+      await side(ctx.api)();
+      await side(ctx.baseline)();
+      await sqlSide();
+      const baselineAndSql = async (): Promise<SideRun> => {
+        const run = await side(ctx.baseline)();
+        bareSql.push(await sqlSide());
+        return run;
+      };
+      runs = await alternate(ctx.options.rounds, side(ctx.api), baselineAndSql, ctx.log, (r) =>
+        `${r.value.toFixed(1)} ms/request, ${((r.cpuSeconds / r.units) * 1000).toFixed(2)} CPU-ms/req`,
+      );
+    } finally {
+      await pool.end();
+    }
+    ctx.log(`  bare bucket SQL per round: ${bareSql.map((ms) => ms.toFixed(1)).join(', ')} ms/request`);
     const p = medianOf(runs.project);
     const b = medianOf(runs.baseline);
+    const s = median(bareSql);
     return [
       {
         scenario: 'telemetry-bucket',
@@ -48,6 +84,19 @@ export const telemetryBucket: Scenario = {
         cpu: { per: 'request', project: cpuPerUnit(runs.project), baseline: cpuPerUnit(runs.baseline) },
         rounds: ctx.options.rounds,
         samples: { project: runs.project.map((r) => r.value), baseline: runs.baseline.map((r) => r.value) },
+      },
+      {
+        scenario: 'telemetry-bucket',
+        metric: '30 days at bucket=1h, per request, vs the bare bucket SQL (pg client, no HTTP)',
+        unit: 'ms',
+        project: p,
+        baseline: s,
+        ratio: p / s,
+        target: SQL_TARGET,
+        pass: p / s <= SQL_LIMIT,
+        status: 'measured',
+        rounds: ctx.options.rounds,
+        samples: { project: runs.project.map((r) => r.value), baseline: bareSql },
       },
     ];
   },

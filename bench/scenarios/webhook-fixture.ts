@@ -5,6 +5,7 @@ import type { AccountId } from '@app/vocabulary';
 import type { SideRun } from '../harness/alternate';
 import { dispatcherBuilt } from '../harness/apps';
 import { Receiver } from '../harness/receiver';
+import { checkLedger, LedgerMismatch } from '../harness/ledger';
 import { nowMs, sleep } from '../harness/stats';
 import { createWebhookEndpoint, webhookEndpointsAvailable, type BenchEndpoint } from '../adapters/webhooks.adapter';
 import type { BenchContext, Scenario } from './scenario';
@@ -93,7 +94,8 @@ export async function deliverRound(
   const dispatcher = ctx.dispatcher;
   if (!dispatcher) throw new Error('no dispatcher');
   await receiver.reset();
-  const cpu = dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds();
+  const dispatcherCpu = dispatcher.cpuSeconds();
+  const apiCpu = ctx.api.process.cpuSeconds();
   const start = nowMs();
   for (let first = 0; first < events; first += EVENTS_PER_TRANSACTION) {
     await ctx.db.transaction(async (manager) => {
@@ -109,5 +111,28 @@ export async function deliverRound(
   const ms = nowMs() - start;
   // Each (event, endpoint) once in the steady state: more requests than deliveries are duplicates.
   if (received > expected) throw new Error(`${label}: the receiver counted ${received} requests for ${expected} deliveries`);
-  return { value: expected / (ms / 1000), cpuSeconds: dispatcher.cpuSeconds() + ctx.api.process.cpuSeconds() - cpu, units: expected };
+  const dispatcherSpent = dispatcher.cpuSeconds() - dispatcherCpu;
+  const apiSpent = ctx.api.process.cpuSeconds() - apiCpu;
+  return { value: expected / (ms / 1000), cpuSeconds: dispatcherSpent + apiSpent, units: expected, extra: { dispatcherCpu: dispatcherSpent, apiCpu: apiSpent } };
 }
+
+/**
+ * The run's account of these endpoints' deliveries (bench/harness/ledger.ts), from the database and
+ * the receiver's log: throws, listing the differences, when it does not balance.
+ */
+export async function checkDeliveryLedger(ctx: Pick<BenchContext, 'db' | 'log'>, receiver: Receiver, endpoints: ReadonlyArray<{ id: string; url: string }>, label: string): Promise<void> {
+  // Outcomes of the last deliveries are recorded in batches just after the receiver answered them.
+  const deadline = nowMs() + LEDGER_SETTLE_MS;
+  for (;;) {
+    try {
+      ctx.log(await checkLedger(ctx.db, endpoints, await receiver.ledger(), label));
+      return;
+    } catch (error) {
+      if (!(error instanceof LedgerMismatch) || nowMs() > deadline) throw error;
+      await sleep(250);
+    }
+  }
+}
+
+/** How long the ledger may take to settle (outcome batches being written) before a difference fails the run. */
+const LEDGER_SETTLE_MS = 10_000;

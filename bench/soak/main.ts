@@ -18,7 +18,7 @@ import { nowMs, sleep } from '../harness/stats';
 import { seedDevices } from '../seed/devices';
 import { ensurePartitions, seedMinutePoints } from '../seed/telemetry';
 import { createTenant, fetchToken } from '../seed/tenant';
-import { receiverWithEndpoints, type WebhookFixtureContext } from '../scenarios/webhook-fixture';
+import { checkDeliveryLedger, receiverWithEndpoints, type WebhookFixtureContext } from '../scenarios/webhook-fixture';
 import { renderTimeChart } from './chart';
 import { EventFeed, IngestFeed, saturateEvents, saturateIngest, startReads, steadyEvents, steadyIngest, type CollectorRef } from './loads';
 import { parseSoakOptions, SOAK_USAGE, type SoakOptions } from './options';
@@ -252,6 +252,12 @@ async function run(options: SoakOptions, cleanup: Cleanup): Promise<void> {
       const n = counts.get(id) ?? 0;
       tally.missingDeliveries += Math.max(0, endpoints.length - n);
       tally.duplicateDeliveries += Math.max(0, n - endpoints.length);
+    }
+    // The exact account per endpoint (committed = delivered + failed + cancelled + pending, receiver = delivered): a difference fails the run.
+    try {
+      await checkDeliveryLedger({ db: fixture.db, log }, receiver, endpoints, 'soak');
+    } catch (error) {
+      tally.other.push(error instanceof Error ? error.message : String(error));
     }
     log(`checked: ${feed.published} points published, ${storedPoints} stored; ${events.committed} events × ${endpoints.length} endpoints, ${[...counts.values()].reduce((a, b) => a + b, 0)} deliveries received${foreign > 0 ? ` (${foreign} for events the soak did not commit)` : ''}`);
   } catch (error) {

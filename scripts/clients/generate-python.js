@@ -328,9 +328,10 @@ function emitMethod(op, out) {
   out.push(`        """${doc.join('\n\n        ').replace(/\n\n {8}\n\n/g, '\n\n')}"""`);
   const call = callArguments(op, op.queryParams);
   const helper = { page: '_page', json: '_json', empty: '_empty', binary: '_download', token: '_token', any: '_any' }[op.response];
-  // JSON answers are parsed at run time: cast to the documented type for type checkers (mypy --strict).
+  // JSON answers (the token's too) are parsed at run time: cast to the documented type for type
+  // checkers (mypy --strict); the resources know the client only as _base.Caller.
   const result = `self._client.${helper}(${call})`;
-  out.push(`        return ${op.response === 'json' && returns !== 'Any' ? `cast(${pyString(returns)}, ${result})` : result}`, '');
+  out.push(`        return ${(op.response === 'json' || op.response === 'token') && returns !== 'Any' ? `cast(${pyString(returns)}, ${result})` : result}`, '');
   if (op.response === 'page') {
     const iterName = op.name === 'list' ? 'iter_all' : op.name.replace(/^list_/, 'iter_');
     const query = op.queryParams.filter((q) => q.name !== 'cursor');

@@ -323,6 +323,10 @@ describe('Node.js client: Standard Webhooks', () => {
     expect(() => verifyStandardWebhook(body, headers(signStandardWebhook(secret, id, old, body), old), secret)).toThrow('tolerance');
     expect(() => verifyStandardWebhook(body, headers(), secret, { now: now + 301_000 })).toThrow('tolerance');
     expect(() => verifyStandardWebhook(body, headers(), secret, { toleranceSeconds: 301 })).toThrow(RangeError);
+    // one tolerance rule for both formats (clients/node/src/signature-checks.ts): more than 0, at most 300 s
+    expect(() => verifyStandardWebhook(body, headers(), secret, { toleranceSeconds: 0 })).toThrow(RangeError);
+    expect(() => verifyWebhook(body, headers(), secret, { toleranceSeconds: Number.NaN })).toThrow(RangeError);
+    expect(verifyStandardWebhook(body, headers(), secret, { toleranceSeconds: 0.5, now: Number(timestamp) * 1000 }).id).toBe(id);
     const other = 'e2';
     expect(() => verifyStandardWebhook(body, headers(signStandardWebhook(secret, other, timestamp, body), timestamp, other), secret)).toThrow('webhook-id does not match the body');
     expect(() => verifyStandardWebhook(body, { 'webhook-timestamp': timestamp }, secret)).toThrow('missing webhook-id');

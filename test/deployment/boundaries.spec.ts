@@ -48,6 +48,26 @@ describe('import boundaries', () => {
     expect(graph.get('vocabulary')).toEqual(new Set());
   });
 
+  it('keeps repositories behind the family doors: a door re-exports a repository\'s types, never its functions', () => {
+    const doors = [
+      ...readdirSync(join(root, 'libs/domain/src'))
+        .filter((family) => statSync(join(root, 'libs/domain/src', family)).isDirectory())
+        .map((family) => join('libs/domain/src', family, 'index.ts')),
+      'libs/webhooks/src/index.ts',
+    ];
+    // The demo seed's door is for the CLI alone and its statements are the whole of it.
+    const BY_DESIGN = new Set(['libs/domain/src/demo/index.ts: ./demo.repository']);
+    const problems: string[] = [];
+    for (const door of doors) {
+      for (const [, what, from] of readFileSync(join(root, door), 'utf8').matchAll(/^export\s+(\*|\{[^}]*\})\s+from\s+'([^']*\.repository)'/gm)) {
+        const typesOnly = what !== '*' && what.slice(1, -1).split(',').every((name) => name.trim() === '' || /^type\s/.test(name.trim()));
+        const entry = `${door}: ${from}`;
+        if (!typesOnly && !BY_DESIGN.has(entry)) problems.push(entry);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('keeps the receiver kit free of the project: no library but vocabulary, no package but node:*', () => {
     expect([...(libraryGraph().get('webhook-kit') ?? ['(libs/webhook-kit missing)'])].filter((lib) => lib !== 'vocabulary')).toEqual([]);
     const imports = files(join('libs', 'webhook-kit', 'src')).flatMap((file) =>
@@ -64,6 +84,11 @@ describe('import boundaries', () => {
     ['libs/vocabulary/src/index.ts', "import { signWebhook } from '@app/webhook-kit';\nexport const s = signWebhook;\n", 'must not import @app/webhook-kit'],
     ['libs/domain/src/index.ts', "import { createApiApp } from '../../../apps/api/src/bootstrap';\nexport const c = createApiApp;\n", 'libs never import apps'],
     ['apps/api/src/common/paging.ts', "import { ShipmentsService } from '../shipments/shipments.service';\nexport const s = ShipmentsService;\n", 'common/ never imports a feature module'],
+    ['libs/domain/src/telemetry/telemetry-writer.ts', "import { advanceLifecycleStatus } from '../devices/devices.repository';\nexport const a = advanceLifecycleStatus;\n", 'private to its family'],
+    ['apps/api/src/devices/devices.module.ts', "import { DevicesRepository } from '@app/domain/devices/devices.repository';\nexport const d = DevicesRepository;\n", 'private to its family'],
+    ['apps/api/src/common/paging.ts', "import { claimDueDeliveries } from '@app/webhooks/store/webhooks.repository';\nexport const c = claimDueDeliveries;\n", 'private to its family'],
+    ['libs/domain/src/devices/devices.service.ts', "import { Injectable } from '@nestjs/common';\nexport const i = Injectable;\n", 'no @nestjs/* import'],
+    ['apps/api/src/devices/devices.module.ts', "import { seedDemoDeviceRows } from '@app/domain/demo';\nexport const s = seedDemoDeviceRows;\n", 'the demo seed is for the CLI only'],
   ])('the lint refuses a boundary crossing (text linted as %s)', async (filePath, code, message) => {
     const [result] = await new ESLint({ cwd: root }).lintText(code, { filePath: join(root, filePath) });
     expect(result.messages.map((m) => m.message).join('\n')).toContain(message);

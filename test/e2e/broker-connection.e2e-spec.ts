@@ -56,4 +56,72 @@ describe('BrokerConnection (real RabbitMQ behind a TCP proxy)', () => {
     const channel = await connection.current!.createChannel();
     await channel.close();
   });
+
+  describe('with an AMQP_URL list (the nodes of a cluster, here three proxies in front of one broker)', () => {
+    let nodes: TcpProxy[] = [];
+
+    beforeEach(async () => {
+      const broker = new URL(AMQP_URL);
+      nodes = [new TcpProxy(broker.hostname, Number(broker.port || 5672)), new TcpProxy(broker.hostname, Number(broker.port || 5672))];
+      for (const node of nodes) await node.up();
+      nodes = [proxy, ...nodes];
+    });
+
+    afterEach(async () => {
+      for (const node of nodes.slice(1)) await node.down();
+    });
+
+    const urlOf = (node: TcpProxy): string => {
+      const url = new URL(AMQP_URL);
+      url.hostname = '127.0.0.1';
+      url.port = String(node.port);
+      return url.toString();
+    };
+    const openOn = (): number[] => nodes.map((node) => node.open);
+
+    function listConnection(connectTimeoutMs?: number): BrokerConnection {
+      return new BrokerConnection({
+        url: nodes.map(urlOf),
+        name: 'broker-connection-list-test',
+        initialDelayMs: 200,
+        maxDelayMs: 2000,
+        connectTimeoutMs,
+        setup: async () => undefined,
+      });
+    }
+
+    it('starts on the next node when the first refuses, and moves to a surviving node within a second when its node dies', async () => {
+      await nodes[0].down();
+      connection = listConnection();
+      const started = Date.now();
+      connection.start();
+      await connection.waitUntilConnected(5000);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(openOn()).toEqual([0, 1, 0]);
+
+      // Node 1 comes back, node 2 (the current one) dies: the app moves on without a restart.
+      await nodes[0].up();
+      const lost = new Promise((resolve) => connection!.current!.once('close', resolve));
+      const killed = Date.now();
+      await nodes[1].down();
+      await lost;
+      await waitFor('a connection on a surviving node', () => connection!.connected, 5000);
+      expect(Date.now() - killed).toBeLessThan(1500);
+      expect(openOn()[1]).toBe(0);
+      expect(openOn()[0] + openOn()[2]).toBe(1);
+      const channel = await connection.current!.createChannel();
+      await channel.close();
+    });
+
+    it('gives up on a node that accepts TCP but never answers after connectTimeoutMs and takes the next', async () => {
+      nodes[0].stall(); // a host that black-holes the AMQP handshake
+      connection = listConnection(500);
+      const started = Date.now();
+      connection.start();
+      await connection.waitUntilConnected(10_000);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(openOn()[1]).toBe(1);
+      nodes[0].resume();
+    });
+  });
 });

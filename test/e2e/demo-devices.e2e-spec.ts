@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { TelemetryIngestService } from '@app/domain';
-import { seedDemo, type DemoFixture } from '../../apps/cli/src/demo/demo-seed';
+import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
+import type { DemoFixture } from '../../apps/cli/src/demo/demo-context';
+import { seedDemo } from '../../apps/cli/src/demo/demo-seed';
 import { API, startApi, type TestApi } from '../support/api';
 import { dataSourceOf } from '../support/fixtures';
 
@@ -96,7 +97,7 @@ describe('demo:seed devices (DESIGN §7)', () => {
   });
 
   it('raises an alarm when a 95 °C point arrives for a primary device', async () => {
-    const result = await new TelemetryIngestService(db).ingest([{ device_id: devices.primary[0], recorded_at: new Date().toISOString(), temperature: 95 }]);
+    const result = await new TelemetryIngestService(db, defaultIngestCollaborators()).ingest([{ device_id: devices.primary[0], recorded_at: new Date().toISOString(), temperature: 95 }]);
     expect(result.alarms).toEqual([expect.objectContaining({ type: 'TEMPERATURE', device_id: devices.primary[0] })]);
   });
 });

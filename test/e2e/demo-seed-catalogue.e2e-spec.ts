@@ -1,4 +1,5 @@
-import { seedDemo, type DemoFixture } from '../../apps/cli/src/demo/demo-seed';
+import type { DemoFixture } from '../../apps/cli/src/demo/demo-context';
+import { seedDemo } from '../../apps/cli/src/demo/demo-seed';
 import { API, startApi, type TestApi } from '../support/api';
 import { dataSourceOf } from '../support/fixtures';
 

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { seedDemo, type DemoFixture } from '../../apps/cli/src/demo/demo-seed';
+import type { DemoFixture } from '../../apps/cli/src/demo/demo-context';
+import { seedDemo } from '../../apps/cli/src/demo/demo-seed';
 import { API, startApi, type TestApi } from '../support/api';
 import { dataSourceOf } from '../support/fixtures';
 

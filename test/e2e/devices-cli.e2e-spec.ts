@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { createDataSource } from '@app/database';
-import { TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
 import { CliError } from '../../apps/cli/src/cli-context';
 import { ingestNdjson } from '../../apps/cli/src/commands/telemetry.commands';
 import { createAccount } from '../support/fixtures';
@@ -66,7 +66,7 @@ describe('Ops CLI: devices and telemetry:ingest', () => {
     const line = (minute: number, temperature: number) =>
       JSON.stringify({ device_id: device.id, recorded_at: new Date(Date.UTC(2025, 0, 2, 0, minute)).toISOString(), temperature });
     const input = [line(0, 4), line(1, 4.5), '', '{not json', line(0, 4), JSON.stringify({ device_id: device.id }), line(2, 5)].join('\n');
-    const service = new TelemetryIngestService(db);
+    const service = new TelemetryIngestService(db, defaultIngestCollaborators());
 
     const first = await ingestNdjson(Readable.from([input]), service, 2);
     expect(first).toEqual({

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
-import { DeviceAdminService } from '@app/domain';
+import { detachDeviceLifecycle, DeviceAdminService } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
 import { assertValidOpenApiDocument } from '../support/contract';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
@@ -109,7 +109,7 @@ describe('Devices', () => {
     it('shows an approved device once the platform approves it', async () => {
       const pending = await registerDevice(db, tenant.accountId, false);
       await api.http.get(`${API}/devices/${pending.id}/`).set(tenant.auth).expect(404);
-      await new DeviceAdminService(db).approve(pending.id);
+      await new DeviceAdminService(db, detachDeviceLifecycle).approve(pending.id);
       await api.http.get(`${API}/devices/${pending.id}/`).set(tenant.auth).expect(200);
     });
   });
@@ -316,7 +316,7 @@ describe('Devices', () => {
         [newId(), device.id, oldLifecycle],
       );
 
-      const transfer = await new DeviceAdminService(db).transfer(device.id, newOwner.accountId);
+      const transfer = await new DeviceAdminService(db, detachDeviceLifecycle).transfer(device.id, newOwner.accountId);
       expect(transfer).toMatchObject({ previous_account_id: previousOwner.accountId, account_id: newOwner.accountId });
 
       await api.http.get(`${base}/`).set(previousOwner.auth).expect(404);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { verifySecret } from '@app/domain';
-import { InvitationEmailRelay } from '../../apps/api/src/invitations/invitation-email-relay';
+import { InvitationEmailRelay } from '../../apps/api/src/users/invitations/invitation-email-relay';
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
@@ -284,7 +284,11 @@ describe('/user-invitations/ and the hosted password page', () => {
         const mail = await waitFor('the retried e-mail', () => smtp.messages.slice(before).find((m) => m.to.includes('retried@example.com')));
         const token = LINK.exec(mail.text)?.[1] as string;
         await api.raw.get(`/invitations/accept/?token=${token}`).expect(200);
-        const [sent] = await db.query('SELECT attempts, sent_at, sealed_link, last_error FROM invitation_emails WHERE invitation_id = $1', [res.body.id]);
+        // The relay records the send once the SMTP server has answered, a moment after the message arrives.
+        const sent = await waitFor('the send recorded', async () => {
+          const [r] = await db.query('SELECT attempts, sent_at, sealed_link, last_error FROM invitation_emails WHERE invitation_id = $1', [res.body.id]);
+          return r?.sent_at ? r : undefined;
+        });
         expect(sent).toMatchObject({ attempts: 2, sent_at: expect.any(Date), sealed_link: null, last_error: null });
         expect(row.sealed_link).not.toContain(token);
         await new Promise((resolve) => setTimeout(resolve, 1500)); // a few more polls: no second copy

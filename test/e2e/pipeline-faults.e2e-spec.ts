@@ -201,11 +201,14 @@ describe('event pipeline under process faults (built apps as child processes)', 
       const [claimed] = await deliveries(hook.id);
       expect(claimed).toMatchObject({ status: 'pending', attempts: 1 });
       expect(claimed.lease_until!.getTime()).toBeGreaterThan(Date.now() + 30_000);
-      // The lease has run out: the claim's, and the dead process's hold on the account (webhook_claim_owners).
+      // The lease has run out: the claim's, and the dead process's (webhook_dispatchers), whose slot grants go with it.
       await dataSource.query('UPDATE webhook_deliveries SET lease_until = now() WHERE id = $1', [claimed.id]);
-      const [owner] = await dataSource.query('SELECT until FROM webhook_claim_owners WHERE account_id = $1', [hook.account_id]);
-      expect(owner.until.getTime()).toBeGreaterThan(Date.now() + 30_000);
-      await dataSource.query('UPDATE webhook_claim_owners SET until = now() WHERE account_id = $1', [hook.account_id]);
+      const [dead] = await dataSource.query(
+        `SELECT d.worker_id, d.until FROM webhook_dispatchers d JOIN webhook_slot_grants g USING (worker_id) WHERE g.scope = 'endpoint' AND g.key = $1`,
+        [hook.id],
+      );
+      expect(dead.until.getTime()).toBeGreaterThan(Date.now() + 30_000);
+      await dataSource.query('UPDATE webhook_dispatchers SET until = now() WHERE worker_id = $1', [dead.worker_id]);
 
       dispatcher = await startDispatcher();
       const delivery = await succeeded(hook.id, envelope.id);

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { loadConfig } from '@app/config';
 import { createDataSource, MigrationLockLostError, PgListener, runMigrationsLocked, type SessionFeatures } from '@app/database';
 import { writeOutboxEvent } from '@app/events';
-import { trimAttemptLog } from '@app/webhooks';
+import { trimAttemptLog } from '@app/webhooks/store/webhook-deliveries.repository';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { startApi, type TestApi } from '../support/api';
@@ -51,10 +51,10 @@ describe('behind PgBouncer in transaction mode', () => {
 
   it('breaks a named prepared statement on its second use; DB_PREPARED_STATEMENTS=false runs it unnamed', async () => {
     const someEndpoint = ['00000000-0000-4000-8000-000000000001'];
-    // trimAttemptLog is declared `prepared` (libs/webhooks/src/store/webhooks.queries.ts).
+    // trimAttemptLog is declared `prepared` (libs/webhooks/src/store/webhook-deliveries.queries.ts).
     const named = await open(pooledUrl, { preparedStatements: true, sessionParameters: false });
     await trimAttemptLog(named, someEndpoint);
-    await expect(trimAttemptLog(named, someEndpoint)).rejects.toThrow(/prepared statement "webhooks.trimAttemptLog" does not exist/);
+    await expect(trimAttemptLog(named, someEndpoint)).rejects.toThrow(/prepared statement "webhook-deliveries.trimAttemptLog" does not exist/);
 
     const unnamed = await open(pooledUrl, POOLED);
     for (let i = 0; i < 3; i++) await expect(trimAttemptLog(unnamed, someEndpoint)).resolves.toBe(0);

@@ -21,7 +21,8 @@ import { generateTestCertificate, HttpsReceiver, type ReceivedWebhook } from '..
  * every outbox row reaches the exchange once and each aggregate's events in commit order (the
  * relays' promise), every (event, endpoint) is delivered once, and the per-endpoint and
  * per-account concurrency bounds hold for the fleet, not per process. The two apis also share one
- * per-credential rate limit through Redis.
+ * per-credential rate limit through Redis. Then two dispatchers serve one account at once (bounds
+ * held in the database per endpoint and account, webhook_slot_grants), the per-endpoint bound kept.
  */
 
 builtApp('api');
@@ -41,6 +42,10 @@ const ACCOUNT_SHAPES = [3, 3, 1];
 const EVENTS = 240;
 const AGGREGATES_PER_ACCOUNT = 4;
 const DEADLINE_MS = 40_000;
+/** One account, many endpoints, served by two dispatchers of this concurrency each. */
+const ONE_ACCOUNT_CONCURRENCY = 4;
+const ONE_ACCOUNT_ENDPOINTS = 8;
+const ONE_ACCOUNT_EVENTS = 40;
 /** Four processes starting together on a busy machine take a while. */
 const START_DEADLINE_MS = 120_000;
 
@@ -97,9 +102,9 @@ describe('replicas: 2 api and 2 dispatcher processes on one PostgreSQL, RabbitMQ
     return waitShowingOutput(processes, what, probe, timeoutMs);
   }
 
-  async function start(name: string, app: 'api' | 'dispatcher'): Promise<AppProcess> {
+  async function start(name: string, app: 'api' | 'dispatcher', settings: Record<string, string> = {}): Promise<AppProcess> {
     const port = await freePort();
-    const child = AppProcess.spawn(name, app, port, childEnv(app === 'api' ? { PORT: String(port) } : { DISPATCHER_PORT: String(port) }));
+    const child = AppProcess.spawn(name, app, port, childEnv({ ...(app === 'api' ? { PORT: String(port) } : { DISPATCHER_PORT: String(port) }), ...settings }));
     processes.add(child);
     await until(`${name} to be ready`, async () => (await child.status('/health/ready')) === 200 || !child.running, START_DEADLINE_MS);
     if (!child.running) throw new Error(`${name} exited at start\n${child.output()}`);
@@ -222,10 +227,11 @@ describe('replicas: 2 api and 2 dispatcher processes on one PostgreSQL, RabbitMQ
     expect(Math.max(...accounts.map((a) => accountPeak.get(a.id) ?? 0))).toBe(PER_ACCOUNT);
     expect(receiver.maxConcurrent(accounts[2].hooks[0].path)).toBe(PER_ENDPOINT);
 
-    // Idle again, each dispatcher gives up the accounts it served (at its next claim), so that any replica may serve them.
-    await until('the dispatchers to give up the idle accounts', async () => {
-      const [{ owned }] = await dataSource.query('SELECT count(*)::int AS owned FROM webhook_claim_owners WHERE account_id = ANY($1)', [accounts.map((a) => a.id)]);
-      return owned === 0;
+    // Idle again, each dispatcher gives up the slots it was granted (at its next claim).
+    const keys = [...accounts.map((a) => a.id), ...allHooks.map((h) => h.id)];
+    await until('the dispatchers to give up the idle accounts’ and endpoints’ slots', async () => {
+      const [{ granted }] = await dataSource.query('SELECT count(*)::int AS granted FROM webhook_slot_grants WHERE key = ANY($1::uuid[])', [keys]);
+      return granted === 0;
     }, 5000);
 
     // Both dispatchers took part.
@@ -233,6 +239,47 @@ describe('replicas: 2 api and 2 dispatcher processes on one PostgreSQL, RabbitMQ
     expect(attempts.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(expectedDeliveries);
     for (const n of attempts) expect(n).toBeGreaterThan(0);
   }, 2 * DEADLINE_MS);
+
+  it('serves one account from both dispatchers at once, the per-endpoint bound held across them', async () => {
+    // Two dispatchers of 4 attempts each: more than 4 of the account's requests in flight at once
+    // means both served it at the same moment (one process at a time per account could not).
+    for (const dispatcher of dispatchers) await dispatcher.kill('SIGKILL');
+    const settings = { WEBHOOK_CONCURRENCY: String(ONE_ACCOUNT_CONCURRENCY), WEBHOOK_CONCURRENCY_PER_ACCOUNT: '16' };
+    dispatchers = await Promise.all([start('dispatcher-3', 'dispatcher', settings), start('dispatcher-4', 'dispatcher', settings)]);
+
+    const accountId = await createAccount(dataSource, 'Replicas one tenant');
+    const hooks: Hook[] = [];
+    for (let e = 0; e < ONE_ACCOUNT_ENDPOINTS; e++) {
+      const path = `/replicas/one-tenant/${e}`;
+      slowPath(path, accountId);
+      hooks.push({ ...(await service.create(accountId, { url: receiver.url(path, '127.0.0.1'), events: ['alarm.created'] })), path });
+    }
+    const ids = new Set<string>();
+    for (let n = 0; n < ONE_ACCOUNT_EVENTS; n++) {
+      const envelope = await dataSource.transaction((manager) =>
+        writeOutboxEvent(manager, { accountId, type: 'alarm.created', aggregateType: 'alarm', aggregateId: `${accountId}:${n % 4}`, data: { n } }),
+      );
+      ids.add(envelope.id);
+    }
+    const expected = ONE_ACCOUNT_EVENTS * ONE_ACCOUNT_ENDPOINTS;
+    await until(`all ${expected} deliveries of the one account at the receiver`, () => hooks.reduce((sum, hook) => sum + receiver.received(hook.path).length, 0) >= expected);
+    await until('every delivery recorded as succeeded', async () => {
+      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'succeeded'`, [[...ids]]);
+      return n === expected;
+    });
+
+    // Each (event, endpoint) once, and never more than PER_ENDPOINT requests at an endpoint from both together.
+    for (const hook of hooks) {
+      expect(receiver.received(hook.path).map(eventIdOf).sort()).toEqual([...ids].sort());
+      expect(receiver.maxConcurrent(hook.path)).toBeLessThanOrEqual(PER_ENDPOINT);
+    }
+    expect(Math.max(...hooks.map((hook) => receiver.maxConcurrent(hook.path)))).toBe(PER_ENDPOINT);
+    // Both dispatchers served the account at the same time.
+    expect(accountPeak.get(accountId)).toBeGreaterThan(ONE_ACCOUNT_CONCURRENCY);
+    const attempts = await Promise.all(dispatchers.map(async (d) => attemptsOf(await (await fetch(d.url('/metrics'))).text())));
+    for (const n of attempts) expect(n).toBeGreaterThan(0);
+    expect(attempts.reduce((sum, n) => sum + n, 0)).toBe(expected);
+  }, START_DEADLINE_MS + 2 * DEADLINE_MS);
 
   it('counts one credential against one limit across both api processes behind a round-robin client', async () => {
     const accountId = await createAccount(dataSource, 'Replicas rate limit');

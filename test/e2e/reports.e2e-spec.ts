@@ -3,7 +3,8 @@ import { jest } from '@jest/globals';
 import { PDFParse } from 'pdf-parse';
 import type { Response } from 'supertest';
 import type { DataSource } from 'typeorm';
-import { storeReportFile, TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
+import { storeReportFile } from '@app/domain/reports/reports.repository';
 import { CliError } from '../../apps/cli/src/cli-context';
 import { REPORT_CHUNK_BYTES, ReportFileReader } from '@app/domain';
 import { ReportWorker } from '../../apps/api/src/reports/report-worker';
@@ -49,7 +50,7 @@ describe('Reports: generated on completion, listed, downloaded as a stream', () 
     await db.query(`UPDATE shipments SET started_at = $2 WHERE id = $1`, [shipmentId, T0]);
     await db.query(`UPDATE shipment_devices SET attached_at = $2 WHERE shipment_id = $1`, [shipmentId, T0]);
     // A: 4, 6, 10 (above 8 for 10 min), 3.  B (limits from the shipment's preset, 2–8): 12 (above for 15 min), 5.
-    const result = await new TelemetryIngestService(db).ingest([
+    const result = await new TelemetryIngestService(db, defaultIngestCollaborators()).ingest([
       point(A, at(0), { temperature: 4 }),
       point(A, at(10), { temperature: 6 }),
       point(A, at(20), { temperature: 10 }),

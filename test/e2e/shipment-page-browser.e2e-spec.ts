@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
 import { API, startListeningApi, type TestApi } from '../support/api';
 import { launchBrowser } from '../support/browser';
 import { backdateLifecycle, point } from '../support/devices';
@@ -36,7 +36,7 @@ describe('Public tracking page in a real browser (Chromium)', () => {
       points.push(point(a, at, { temperature: 5 + 2.5 * Math.sin(i / 10), latitude: 38.44 + i * 0.01, longitude: 27.14 + i * 0.02 }));
       points.push(point(b, at, { temperature: 4.5 + 2 * Math.cos(i / 14) }));
     }
-    await new TelemetryIngestService(world.db).ingest(points);
+    await new TelemetryIngestService(world.db, defaultIngestCollaborators()).ingest(points);
     const share = await api.http.put(`${API}/shipments/${shipment.id}/share/`).set(world.tenant.auth).send({ expires_in_hours: 48, max_views: 2 }).expect(200);
     const url = share.body.url as string;
     expect(url.startsWith(`${base}/track/`)).toBe(true);

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { loadConfig } from '@app/config';
-import { TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createLogger } from '@app/observability';
 import { API, startApi, type TestApi } from '../support/api';
@@ -188,7 +188,7 @@ describe('Share records and the public tracking page', () => {
     const start = new Date(Date.now() - 4 * 3_600_000);
     await db.query(`UPDATE shipments SET started_at = $2 WHERE id = $1`, [shipment.id, start]);
     await db.query(`UPDATE shipment_devices SET attached_at = $2 WHERE shipment_id = $1`, [shipment.id, start]);
-    await new TelemetryIngestService(db).ingest(
+    await new TelemetryIngestService(db, defaultIngestCollaborators()).ingest(
       Array.from({ length: 24 }, (_, i) => point(device, new Date(start.getTime() + i * 10 * 60_000), { temperature: 4 + (i % 5), latitude: 38.4 + i * 0.01, longitude: 27.1 })),
     );
     await api.http.post(`${API}/shipments/${shipment.id}/complete/`).set(world.tenant.auth).expect(200);

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { TelemetryIngestService } from '@app/domain';
+import { defaultIngestCollaborators, TelemetryIngestService } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
 import { createRecord, localPath } from '../support/catalogue';
 import { backdateLifecycle, point, setThresholds } from '../support/devices';
@@ -25,7 +25,7 @@ describe('Shipment tracking: the window, attach/detach boundaries, downsampling,
     api = await startApi();
     world = await shipmentWorld(api, 3);
     db = world.db;
-    ingest = new TelemetryIngestService(db);
+    ingest = new TelemetryIngestService(db, defaultIngestCollaborators());
     [A, B, C] = world.devices;
     for (const id of world.devices) await backdateLifecycle(db, id, new Date(T0.getTime() - 24 * HOUR));
     shipmentId = (await createShipment(api, world.tenant, shipmentBody(world.refs, [A, B]))).id;
@@ -152,7 +152,7 @@ describe('Geofence automation of the route locations', () => {
     api = await startApi();
     world = await shipmentWorld(api, 3, undefined, 'Geofenced');
     db = world.db;
-    ingest = new TelemetryIngestService(db);
+    ingest = new TelemetryIngestService(db, defaultIngestCollaborators());
     for (const id of world.devices) await backdateLifecycle(db, id, ago(600));
   });
   afterAll(() => api.close());

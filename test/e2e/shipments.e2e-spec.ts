@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { DeviceAdminService } from '@app/domain';
+import { detachDeviceLifecycle, DeviceAdminService } from '@app/domain';
 import { API, startApi, type TestApi } from '../support/api';
 import { newKey } from '../support/catalogue';
 import { createTenant, type Tenant } from '../support/fixtures';
@@ -139,7 +139,7 @@ describe('Shipments: create, detail, list, update, delete, complete', () => {
     const device = devices[10];
     const shipment = await createShipment(api, tenant, shipmentBody(refs, [device], { reference: 'SOLD' }));
     const buyer = await shipmentWorld(api, 1, undefined, 'Buyer');
-    await new DeviceAdminService(db).transfer(device, buyer.tenant.accountId);
+    await new DeviceAdminService(db, detachDeviceLifecycle).transfer(device, buyer.tenant.accountId);
     const detail = await api.http.get(`${API}/shipments/${shipment.id}/`).set(tenant.auth).expect(200);
     expect(detail.body.device_ids).toEqual([]);
     expect(detail.body.devices).toEqual([expect.objectContaining({ device_id: device, detached_at: expect.any(String) })]);

@@ -2,6 +2,8 @@ import { DataSource, type Logger } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { createDataSource, dataSourceOptions, newId } from '@app/database';
 import {
+  detachDeviceLifecycle,
+  defaultIngestCollaborators,
   DeviceAdminService,
   NO_OWNER_REASON,
   raiseAlarm,
@@ -26,7 +28,7 @@ describe('Telemetry ingestion service', () => {
     db = createDataSource(loadConfig().databaseUrl, 4);
     await db.initialize();
     accountId = await createAccount(db, 'Ingestion Co');
-    ingest = new TelemetryIngestService(db);
+    ingest = new TelemetryIngestService(db, defaultIngestCollaborators());
   });
   afterAll(() => db.destroy());
 
@@ -132,7 +134,7 @@ describe('Telemetry ingestion service', () => {
       try {
         const id = await device();
         const points = Array.from({ length: 1500 }, (_, i) => point(id, at(i), { temperature: 4, battery: 80 }));
-        expect(await new TelemetryIngestService(logged).ingest(points)).toMatchObject({ accepted: 1500 });
+        expect(await new TelemetryIngestService(logged, defaultIngestCollaborators()).ingest(points)).toMatchObject({ accepted: 1500 });
         expect(statements.filter((q) => q.includes('INSERT INTO telemetry_points'))).toHaveLength(1);
         expect(statements.filter((q) => q.includes('UPDATE device_lifecycles'))).toHaveLength(1);
         expect(statements.length).toBeLessThan(15);
@@ -145,7 +147,7 @@ describe('Telemetry ingestion service', () => {
       const id = await device({ temperature_max: 8 });
       await ingest.ingest([point(id, at(0), { temperature: 4 })]);
       const other = await createAccount(db, 'Next owner');
-      const transfer = await new DeviceAdminService(db).transfer(id, other);
+      const transfer = await new DeviceAdminService(db, detachDeviceLifecycle).transfer(id, other);
       const late = await ingest.ingest([point(id, at(1), { temperature: 50 }), point(id, new Date(), { temperature: 4 })]);
       expect(late).toMatchObject({ accepted: 2, alarms: [] });
       const rows = await db.query('SELECT lifecycle_id FROM telemetry_points WHERE device_id = $1 ORDER BY recorded_at', [id]);

@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type GetMessage } from 'amqplib';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { REJECTION_REASON_HEADER, REJECTIONS_HEADER } from '@app/domain';
+import { INGEST_BATCH_ITEMS } from '../../apps/api/src/common/queue/ingest-queue-consumer';
 import { TelemetryQueueConsumer } from '../../apps/api/src/telemetry/telemetry-queue.consumer';
 import { opsAgent, startApi, type TestApi } from '../support/api';
 import { createTenant, dataSourceOf } from '../support/fixtures';
@@ -192,11 +193,12 @@ describe('Gateway telemetry queue (RabbitMQ)', () => {
       try {
         // While the consumer waits on `busy`, a full batch and a message that will wait on `second` arrive.
         await publish(point(busy, at(0), { temperature: 4 }), 'busy');
-        await publish({ points: points(first, 0, 2000, () => ({ temperature: 4 })) }, 'full-batch');
+        // A full batch: the next message cannot join it.
+        await publish({ points: points(first, 0, INGEST_BATCH_ITEMS, () => ({ temperature: 4 })) }, 'full-batch');
         await publish(point(second, at(0), { temperature: 4 }), 'waiting');
         await eventually(async () => (await channel.checkQueue(consumer.topology.queue)).messageCount === 0, 'all three delivered');
         await release(busyLock);
-        await eventually(async () => (await stored(first)) === 2000, 'the full batch');
+        await eventually(async () => (await stored(first)) === INGEST_BATCH_ITEMS, 'the full batch', 800);
         await eventually(() => Promise.resolve(acked('full-batch')), 'the ack of the full batch');
         expect(acked('busy')).toBe(true);
         expect(acked('waiting')).toBe(false);
@@ -209,6 +211,31 @@ describe('Gateway telemetry queue (RabbitMQ)', () => {
         await release(secondLock);
         ack.mockRestore();
       }
+    });
+
+    it('parses only what fits the next batch while one is stored: later messages wait unparsed, then are stored in order', async () => {
+      const parse = jest.spyOn(TelemetryQueueConsumer.prototype as unknown as { parse(content: Buffer): unknown }, 'parse');
+      const [busy, first, later] = [await device(), await device(), await device()];
+      const runner = db.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      try {
+        await runner.query('SELECT 1 FROM device_lifecycles WHERE device_id = $1 FOR UPDATE', [busy]);
+        await publish(point(busy, at(0), { temperature: 4 }), 'parse-busy');
+        await publish({ points: points(first, 0, INGEST_BATCH_ITEMS, () => ({ temperature: 4 })) }, 'parse-full');
+        for (let m = 0; m < 5; m++) await publish(point(later, at(m), { temperature: 4 }), `parse-later-${m}`);
+        await eventually(async () => (await channel.checkQueue(consumer.topology.queue)).messageCount === 0, 'all delivered');
+        // The busy batch is stored (waiting on the lock), the full batch is built, and only the
+        // first of the five later messages was read to learn that it does not fit.
+        expect(parse).toHaveBeenCalledTimes(3);
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+        parse.mockRestore();
+      }
+      await eventually(async () => (await stored(later)) === 5, 'the later points', 800);
+      expect(await stored(first)).toBe(INGEST_BATCH_ITEMS);
+      expect(await stored(busy)).toBe(1);
     });
 
     it('stores consecutive batches of one device in order: status moves forward, one alarm per excursion', async () => {

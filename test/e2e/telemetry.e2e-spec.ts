@@ -1,9 +1,11 @@
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { newId } from '@app/database';
-import { TelemetryPartitions, TelemetryRepository } from '@app/domain';
+import { TelemetryPartitions } from '@app/domain';
+import { TelemetryRepository } from '@app/domain/telemetry/telemetry.repository';
 import { API, startApi, type TestApi } from '../support/api';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
 import { backdateLifecycle, ingestService, point, registerDevice } from '../support/devices';
+import { presentPoint } from '../../apps/api/src/telemetry/telemetry.presenter';
 
 const HOUR = 3_600_000;
 /** A fixed, past, hour-aligned origin keeps the arithmetic below readable. */
@@ -181,7 +183,7 @@ describe('GET /devices/{id}/telemetry/', () => {
     const [{ total }] = await db.query('SELECT count(*)::int AS total FROM telemetry_points');
     expect(total).toBeGreaterThan(300_000);
 
-    const repository = api.app.get(TelemetryRepository);
+    const repository = new TelemetryRepository(api.app.get(DataSource));
     const scope = { accountId: tenant.accountId, deviceId: id, lifecycleId: lifecycle };
     const plans = [
       repository.pointsQuery(scope, at(-7 * 24 * 60), at(0), null, 101),
@@ -200,6 +202,29 @@ describe('GET /devices/{id}/telemetry/', () => {
     }
     const page = await api.http.get(url(id)).query({ from: at(-60).toISOString(), to: at(0).toISOString(), limit: '1000' }).set(tenant.auth).expect(200);
     expect(page.body.data).toHaveLength(60);
+  });
+
+  it('writes each point as the pg driver reads it: numbers, nulls, -0, exponents, sub-millisecond times (issue 28: pages packed in PostgreSQL)', async () => {
+    const id = await deviceWithPoints([[0, { temperature: 1 }]]);
+    const [{ lifecycle }] = await db.query('SELECT id AS lifecycle FROM device_lifecycles WHERE device_id = $1 AND ended_at IS NULL', [id]);
+    await db.query(
+      `INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, temperature, humidity, light, shock, battery, latitude, longitude) VALUES
+         ($1, $2, $3::timestamptz + interval '1 second', '-0', 1e-05, 5e-07, 0.1, 21.3, -33.123456789012, 1e-07),
+         ($1, $2, $3::timestamptz + interval '2.999999 second', 1.5e20, 3.4e38, NULL, 0.000123, 100, 1e15, -0.0),
+         ($1, $2, $3::timestamptz + interval '3.0005 second', NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+      [id, lifecycle, at(0).toISOString()],
+    );
+    const rows = await db.query(
+      `SELECT recorded_at, temperature, humidity, light, shock, battery, latitude, longitude FROM telemetry_points WHERE device_id = $1 ORDER BY recorded_at`,
+      [id],
+    );
+    const expected = JSON.parse(JSON.stringify(rows.map(presentPoint)));
+    const res = await api.http.get(url(id)).query({ from: at(-1).toISOString(), to: at(1).toISOString(), limit: '2' }).set(tenant.auth).expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body.data).toEqual(expected.slice(0, 2));
+    expect(res.text).toBe(JSON.stringify({ data: expected.slice(0, 2), links: { next: res.body.links.next } }));
+    const rest = await api.http.get(follow(res.body.links.next)).set(tenant.auth).expect(200);
+    expect(rest.body).toEqual({ data: expected.slice(2), links: { next: null } });
   });
 
   it('keeps points of another device out, even with the same timestamps', async () => {

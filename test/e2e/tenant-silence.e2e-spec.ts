@@ -66,6 +66,7 @@ describe('another tenant’s ids are answered exactly like ids that do not exist
       ':account_id': other.tenant.accountId,
       ':endpoint_id': endpoint.id,
       ':credential_id': credential.id,
+      ':record_id': ((await db.query(`SELECT id FROM audit_events WHERE account_id = $1 LIMIT 1`, [other.tenant.accountId])) as Array<{ id: string }>)[0].id,
     });
     for (const param of Object.keys(foreign)) missing[param] = param === ':shipment_id' ? String(shipment.id + 100_000) : randomUUID();
   });

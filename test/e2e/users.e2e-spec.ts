@@ -53,6 +53,14 @@ describe('/users/ and /roles/', () => {
     expect(promoted.body).toMatchObject({ full_name: 'Ayşe Kaya', phone: null, locale: 'tr-TR', role: 'MANAGER' });
   });
 
+  it('moves updated_at only when a value changes', async () => {
+    const before = (await api.http.get(user(regular)).set(tenant.auth).expect(200)).body;
+    const repeated = await api.http.patch(user(regular)).set(tenant.auth).send({ full_name: before.full_name, phone: before.phone, role: before.role }).expect(200);
+    expect(repeated.body).toEqual(before);
+    const changed = await api.http.patch(user(regular)).set(tenant.auth).send({ locale: before.locale === 'de-DE' ? 'en-GB' : 'de-DE' }).expect(200);
+    expect(Date.parse(changed.body.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+  });
+
   it.each([
     [{ email: 'new@example.com' }, 'email', 'unknown_field'],
     [{ is_active: true }, 'is_active', 'unknown_field'],

@@ -1,14 +1,16 @@
-import { jest } from '@jest/globals';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { createLogger } from '@app/observability';
 import { verifyWebhookRequest } from '@app/webhook-kit';
-import { claimDueDeliveries, releaseDeliveryClaims, type CreatedWebhookEndpoint, type WebhookEndpointsService } from '@app/webhooks';
+import { NO_SLOT_GRANTS, type ClaimRequest, type CreatedWebhookEndpoint, type WebhookEndpointsService } from '@app/webhooks';
+import { claimDueDeliveries, recordDeliverySuccesses, releaseDeliveryClaims } from '@app/webhooks/store/webhook-deliveries.repository';
+import { WEBHOOK_DELIVERY_QUERIES } from '../../libs/webhooks/src/store/webhook-deliveries.queries';
 import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
 import { DeliveryStore, type ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-store';
 import type { AttemptResult } from '../../apps/dispatcher/src/delivery/webhook-sender';
 import { createAccount } from '../support/fixtures';
+import { spyOnStatement } from '../support/statement-spy';
 import type { HttpsReceiver } from '../support/https-receiver';
 import { waitFor } from '../support/wait';
 import { WebhookDispatcherHarness, type AttemptRow, type DeliveryRow } from './support/webhook-dispatcher-harness';
@@ -171,7 +173,7 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       const hook = await endpoint('/recorder-batch');
       await dataSource.query('UPDATE webhook_endpoints SET consecutive_failures = 7 WHERE id = $1', [hook.id]);
       const store = harness.dispatcher.get(DeliveryStore);
-      const statements = jest.spyOn(store, 'recordSuccesses');
+      const statements = spyOnStatement(store.db, WEBHOOK_DELIVERY_QUERIES.recordSuccesses);
       const recorder = new AttemptRecorder(store, { maxBatch: 500, pruneEvery: 100, pruneIntervalMs: 60_000, logger });
       recorder.start();
       const claimed = await leased(hook, 5);
@@ -181,8 +183,8 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       // stop() before anything was written: it writes what is pending.
       await recorder.stop();
       await Promise.all(recorded);
-      expect(statements).toHaveBeenCalledTimes(1);
-      statements.mockRestore();
+      expect(statements.calls).toHaveLength(1);
+      statements.restore();
       expect(recorder.backlog).toBe(0);
 
       const rows: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [claimed.map((d) => d.id)]);
@@ -206,8 +208,8 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       const store = harness.dispatcher.get(DeliveryStore);
       const [cancelled, recordedTwice] = await leased(hook, 2);
       await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE id = $1`, [cancelled.id]);
-      expect(await store.recordSuccesses([{ delivery: recordedTwice, result: success() }])).toEqual([recordedTwice.id]);
-      expect(await store.recordSuccesses([{ delivery: cancelled, result: success() }, { delivery: recordedTwice, result: success() }])).toEqual([]);
+      expect(await recordDeliverySuccesses(store.db, [{ delivery: recordedTwice, result: success() }])).toEqual([recordedTwice.id]);
+      expect(await recordDeliverySuccesses(store.db, [{ delivery: cancelled, result: success() }, { delivery: recordedTwice, result: success() }])).toEqual([]);
       const rows: DeliveryRow[] = await dataSource.query('SELECT * FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id', [[cancelled.id, recordedTwice.id]]);
       expect(Object.fromEntries(rows.map((d) => [d.id, [d.status, d.attempts]]))).toEqual({ [cancelled.id]: ['cancelled', 0], [recordedTwice.id]: ['succeeded', 1] });
     });
@@ -256,7 +258,7 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       return rows.map((row) => row.id);
     }
 
-    const claim = (store: DeliveryStore, limit: number): Promise<ClaimedDelivery[]> => store.claimDue(limit, 4, new Map(), 60_000);
+    const claim = async (store: DeliveryStore, limit: number): Promise<ClaimedDelivery[]> => (await claimDueDeliveries(store.db, claimRequest(store.workerId, limit))).claimed;
 
     it('claims the oldest due first within the bounds, leases them in lease_until (next_attempt_at untouched), and skips leased ones', async () => {
       await harness.stopDispatcher(); // the test is the only claimer
@@ -281,8 +283,8 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
 
       // Handed back now: due again at once; handed back for later: not before then.
       const oldestFirst = ids.slice(0, 4).map((id) => first.find((d) => d.id === id) as ClaimedDelivery);
-      await store.releaseClaims(oldestFirst.slice(0, 2));
-      await store.releaseClaims(oldestFirst.slice(2), 60_000);
+      await releaseDeliveryClaims(store.db, oldestFirst.slice(0, 2), 0);
+      await releaseDeliveryClaims(store.db, oldestFirst.slice(2), 60_000);
       expect((await claim(store, 10)).map((d) => d.id).sort()).toEqual(ids.slice(0, 2).sort());
       expect(await claim(store, 10)).toEqual([]);
       const [backlog] = await dataSource.query(
@@ -309,7 +311,7 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
             )
           )[0];
         const before = await updates();
-        const claimed = await claimDueDeliveries(manager, newId(), 10, 4, new Map(), 60_000, { perAccount: 10, busyAccounts: new Map(), released: [] });
+        const { claimed } = await claimDueDeliveries(manager, claimRequest(newId(), 10));
         expect(claimed.map((d) => d.id).sort()).toEqual([...ids].sort());
         await releaseDeliveryClaims(manager, claimed.slice(0, 2), 0);
         await releaseDeliveryClaims(manager, claimed.slice(2), 5_000);
@@ -335,3 +337,19 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
     }
   });
 });
+
+/** A claim as the dispatcher makes it with nothing in hand: 4 per endpoint, `limit` in all and per account. */
+function claimRequest(workerId: string, limit: number): ClaimRequest {
+  return {
+    workerId,
+    limit,
+    holdPerEndpoint: 4,
+    holdPerAccount: limit,
+    inHandEndpoints: new Map(),
+    inHandAccounts: new Map(),
+    perEndpoint: 4,
+    perAccount: limit,
+    grants: NO_SLOT_GRANTS,
+    leaseMs: 60_000,
+  };
+}

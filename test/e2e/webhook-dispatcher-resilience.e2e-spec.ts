@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { connect, type Channel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
@@ -6,6 +5,7 @@ import { newId } from '@app/database';
 import { EVENT_SIGNATURE_HEADER, eventMessageKey, eventTopology, signEventMessage, writeOutboxEvent, type EventEnvelope, type EventType } from '@app/events';
 import { createLogger } from '@app/observability';
 import type { WebhookEndpointsService } from '@app/webhooks';
+import { WEBHOOK_DELIVERY_QUERIES } from '../../libs/webhooks/src/store/webhook-deliveries.queries';
 import type { OutboxRelay } from '../../apps/api/src/outbox/outbox-relay';
 import { EventConsumer } from '../../apps/dispatcher/src/consumer/event-consumer';
 import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
@@ -14,6 +14,7 @@ import { DeliveryWorker } from '../../apps/dispatcher/src/delivery/delivery-work
 import type { AttemptResult, WebhookSender } from '../../apps/dispatcher/src/delivery/webhook-sender';
 import { AMQP_URL } from '../support/broker';
 import { createAccount } from '../support/fixtures';
+import { spyOnStatement } from '../support/statement-spy';
 import type { HttpsReceiver } from '../support/https-receiver';
 import { waitFor } from '../support/wait';
 import { PER_ENDPOINT, WebhookDispatcherHarness } from './support/webhook-dispatcher-harness';
@@ -190,7 +191,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
     const { exchange, dispatcherQueue, deadLetterQueue } = eventTopology(prefix);
     const hook = await endpoint('/together');
     const other = await endpoint('/together-other', ['alarm.created'], hook.account_id);
-    const fanOut = jest.spyOn(harness.dispatcher.get(DeliveryStore), 'fanOut');
+    const fanOut = spyOnStatement(harness.dispatcher.get(DeliveryStore).db, WEBHOOK_DELIVERY_QUERIES.fanOutDeliveries);
     const connection = await connect(AMQP_URL);
     try {
       const channel = await connection.createConfirmChannel();
@@ -207,7 +208,8 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
         expect((await settled(hook.id, envelope.id)).status).toBe('succeeded');
         expect((await settled(other.id, envelope.id)).status).toBe('succeeded');
       }
-      const batches = fanOut.mock.calls.map(([events]) => events.filter((e) => envelopes.some((x) => x.id === e.envelope.id)).length).filter((n) => n > 0);
+      // $2 of the fan-out: the ids of the batch's events.
+      const batches = fanOut.calls.map(([, eventIds]) => (eventIds as string[]).filter((id) => envelopes.some((x) => x.id === id)).length).filter((n) => n > 0);
       expect(batches.reduce((a, b) => a + b, 0)).toBe(envelopes.length);
       expect(batches.length).toBeLessThan(envelopes.length);
       const dead = await waitFor('the dead letter', async () => (await channel.get(deadLetterQueue, { noAck: true })) || undefined);
@@ -217,7 +219,7 @@ describe('webhook dispatcher: concurrency, restarts and broker faults', () => {
       expect((await channel.checkQueue(dispatcherQueue)).messageCount).toBe(0);
       await channel.close();
     } finally {
-      fanOut.mockRestore();
+      fanOut.restore();
       await connection.close();
     }
   });

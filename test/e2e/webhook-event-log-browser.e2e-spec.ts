@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { EVENT_TYPES } from '@app/events';
+import type { AccountId } from '@app/vocabulary';
 import { WebhookEndpointsService } from '@app/webhooks';
 import { startListeningApi, type TestApi } from '../support/api';
 import { launchBrowser, recordPageProblems } from '../support/browser';
@@ -18,6 +19,7 @@ describe('webhook event log in a real browser: filter, page, open an event, rese
   let page: Page;
   let base: string;
   let endpointId: string;
+  let accountId: AccountId;
   /** Failed alarm.created events, newest first. */
   const failedAlarms: string[] = [];
   const problems: string[] = [];
@@ -33,7 +35,7 @@ describe('webhook event log in a real browser: filter, page, open an event, rese
     api = listening;
     base = listening.base;
     const dataSource = dataSourceOf(api.app);
-    const accountId = await createAccount(dataSource, 'Browser Log Co');
+    accountId = await createAccount(dataSource, 'Browser Log Co');
     const service = new WebhookEndpointsService(dataSource, { secretsKey: api.config.secretsKey, allowPrivateTargets: true });
     endpointId = (await service.create(accountId, { url: 'https://127.0.0.1:9/receiver', events: [...EVENT_TYPES] })).id;
     // 40 events a minute apart: every third a failed alarm.created (14), the rest delivered.
@@ -133,6 +135,46 @@ describe('webhook event log in a real browser: filter, page, open an event, rese
     expect(await phone.evaluate(NO_HORIZONTAL_SCROLL)).toBe(true);
     await shot('05-phone-event', phone, false);
     await phone.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('filters by endpoint (issue 31 item 4): only events sent to it, with their outcome there', async () => {
+    const dataSource = dataSourceOf(api.app);
+    const service = new WebhookEndpointsService(dataSource, { secretsKey: api.config.secretsKey, allowPrivateTargets: true });
+    const second = (await service.create(accountId, { url: 'https://127.0.0.1:9/second', events: [...EVENT_TYPES] })).id;
+    const at = (minutesAgo: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 - minutesAgo * 60_000 + 30_000);
+    const onlySecond = [
+      await seedWebhookEvent(dataSource, { accountId, type: 'alarm.resolved', at: at(5), deliveries: [{ endpointId: second, status: 'succeeded' }] }),
+      await seedWebhookEvent(dataSource, { accountId, type: 'alarm.resolved', at: at(8), deliveries: [{ endpointId: second, status: 'failed', attempts: 7 }] }),
+    ];
+    // Failed at the first endpoint, delivered at the second: "Failed" in the whole log, "Delivered" for the second.
+    const both = await seedWebhookEvent(dataSource, {
+      accountId,
+      type: 'alarm.resolved',
+      at: at(11),
+      deliveries: [{ endpointId, status: 'failed', attempts: 7 }, { endpointId: second, status: 'succeeded' }],
+    });
+    await page.goto(`${base}/panel/webhook-events/`);
+    await page.getByLabel('Endpoint').selectOption({ label: 'https://127.0.0.1:9/second' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(new RegExp(`endpoint=${second}`));
+    expect(await rowIds()).toEqual([...onlySecond, both]);
+    expect(await page.locator('#events tbody [data-label="Outcome"]').allTextContents()).toEqual(['Delivered', 'Failed', 'Delivered']);
+    await shot('06-endpoint-filter');
+    // With the outcome too: the one that failed there.
+    await page.getByLabel('Delivery outcome').selectOption('failed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/outcome=failed/);
+    expect(await rowIds()).toEqual([onlySecond[1]]);
+    // The whole log still says the shared event failed (its worst endpoint).
+    await page.goto(`${base}/panel/webhook-events/?type=alarm.resolved`);
+    expect(await page.locator('#events tbody tr').filter({ hasText: both }).locator('[data-label="Outcome"]').textContent()).toBe('Failed');
+    // Another company's endpoint, or no endpoint at all, is a named problem on the form (400), not an empty list.
+    const stranger = (await service.create(await createAccount(dataSource, 'Other Log Co'), { url: 'https://127.0.0.1:9/other', events: [...EVENT_TYPES] })).id;
+    const refused = await page.goto(`${base}/panel/webhook-events/?endpoint=${stranger}`);
+    expect(refused?.status()).toBe(400);
+    await see(page.locator('#endpoint-error'), 'Choose an endpoint from the list.');
+    expect(await page.locator('#endpoint option').allTextContents()).toEqual(['Any endpoint', 'https://127.0.0.1:9/receiver', 'https://127.0.0.1:9/second']);
     expect(problems).toEqual([]);
   });
 });

@@ -21,6 +21,8 @@ const linkOf = (page: string, rel: 'next' | 'prev'): string | null => {
 };
 /** `datetime-local` text of a time (UTC). */
 const local = (at: Date): string => at.toISOString().slice(0, 16);
+/** A time as the panel writes it (UTC). */
+const utcText = (at: Date): string => local(at).replace('T', ' ');
 
 interface Seeded {
   id: string;
@@ -163,6 +165,11 @@ describe('web panel: the webhook event log', () => {
     // ISO with a zone is accepted too.
     const zoned = await walk(`${LOG}?from=${encodeURIComponent(from.toISOString().replace('Z', '+00:00'))}&to=${encodeURIComponent(to.toISOString())}`);
     expect(zoned.pages.flat()).toEqual(ranged.pages.flat());
+    // As the panel writes times ("2026-11-26 08:00", "… UTC"), in UTC text fields, never the browser's local-time picker.
+    const written = await walk(`${LOG}?from=${encodeURIComponent(utcText(from))}&to=${encodeURIComponent(`${utcText(to)} UTC`)}`);
+    expect(written.pages.flat()).toEqual(ranged.pages.flat());
+    expect(written.last).toContain(`<input type="text" id="from" name="from" value="${utcText(from)}" placeholder="YYYY-MM-DD HH:MM"`);
+    expect(written.last).not.toContain('datetime-local');
 
     const combined = await walk(`${LOG}?type=alarm.created&outcome=failed&from=${local(new Date(base.getTime() - 3_600_000))}&to=`);
     expect(combined.pages.flat()).toEqual(listed.filter((e) => e.type === 'alarm.created' && e.outcome === 'failed').map((e) => e.id));

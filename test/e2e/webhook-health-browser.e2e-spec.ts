@@ -105,6 +105,12 @@ describe('webhook delivery health in the panel (Chromium)', () => {
     const admin = await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN');
     await signIn(page, admin.email);
 
+    // Issue 31 item 4: the Overview (where sign-in lands) says each endpoint's success rate of the last 24 hours too.
+    const overviewRate = page.locator(`#webhook-rates li[data-endpoint="${endpointId}"]`);
+    await expect(overviewRate.locator('.success-rate').textContent()).resolves.toBe('40.0 % of 5 attempts');
+    await expect(overviewRate.getByRole('link').textContent()).resolves.toBe(receiver.url(HOOK_PATH));
+    await page.locator('main').screenshot({ path: `${ARTIFACTS}/webhook-overview-rates.png` });
+
     // Overview: one line per endpoint with its success rate over the last 24 hours.
     await page.goto(`${api.base}/panel/webhooks/`);
     const rate = page.locator('table tbody tr').first().locator('[data-label="Last 24 hours"]');
@@ -213,6 +219,53 @@ describe('webhook delivery health in the panel (Chromium)', () => {
     await viewerPage.screenshot({ path: `${ARTIFACTS}/webhook-health-viewer.png`, fullPage: true });
     expectPng(`${ARTIFACTS}/webhook-health-viewer.png`);
     await other.close();
+    expect(problems).toEqual([]);
+  });
+  it('on a phone: state and chart on the first screen, attempts 20 a page (issue 31 item 5)', async () => {
+    // 45 more attempts in the log (50 in all), straight into the table: only the list reads them.
+    const dataSource = dataSourceOf(api.app);
+    const [delivery] = await dataSource.query('SELECT id, event_id, event_type FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at LIMIT 1', [endpointId]);
+    await dataSource.query(
+      `INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number, attempted_at, outcome, status_code, error, duration_ms)
+       SELECT gen_random_uuid(), $1, $2, $3, $4, $5, 1, now() - make_interval(secs => n), 'succeeded', 200, NULL, 12 FROM generate_series(1, 45) n`,
+      [accountId, endpointId, delivery.id, delivery.event_id, delivery.event_type],
+    );
+    const phone = await context.newPage();
+    recordPageProblems(phone, problems);
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${api.base}/panel/webhooks/${endpointId}`);
+    // The state and the last 24 hours' chart start within the first screen.
+    const chart = await phone.locator('#health-24h').boundingBox();
+    const state = await phone.locator('#health-state').boundingBox();
+    expect(state?.y).toBeLessThan(844);
+    expect(chart?.y).toBeLessThan(844);
+    await phone.screenshot({ path: `${ARTIFACTS}/webhook-endpoint-phone-first-screen.png` });
+
+    const attempts = phone.locator('#attempts');
+    await expect(attempts.locator('tbody tr').count()).resolves.toBe(20);
+    await expect(attempts.locator('caption').textContent()).resolves.toBe('Delivery attempts 1–20 of the last 50, newest first');
+    const height = Number(await phone.evaluate('document.documentElement.scrollHeight'));
+    expect(height).toBeLessThan(14_000); // 20 attempt cards, not all 50
+    expect(await phone.evaluate(NO_HORIZONTAL_SCROLL)).toBe(true);
+    await phone.screenshot({ path: `${ARTIFACTS}/webhook-endpoint-phone.png`, fullPage: true });
+
+    const pager = phone.getByRole('navigation', { name: 'Pages of delivery attempts' }).first();
+    await pager.getByRole('link', { name: 'Older attempts →' }).click();
+    await phone.locator('#attempts[data-page="2"]').waitFor();
+    await expect(phone.locator('#attempts tbody tr').count()).resolves.toBe(20);
+    await phone.getByRole('navigation', { name: 'Pages of delivery attempts' }).getByRole('link', { name: 'Older attempts →' }).click();
+    await phone.locator('#attempts[data-page="3"]').waitFor();
+    await expect(phone.locator('#attempts tbody tr').count()).resolves.toBe(10);
+    await expect(phone.locator('#attempts caption').textContent()).resolves.toBe('Delivery attempts 41–50 of the last 50, newest first');
+    expect(await phone.getByRole('link', { name: 'Older attempts →' }).count()).toBe(0);
+    await phone.getByRole('link', { name: '← Newer attempts' }).click();
+    await phone.locator('#attempts[data-page="2"]').waitFor();
+    // A page that is not one is the nearest that is (no error page for a hand-edited address).
+    await phone.goto(`${api.base}/panel/webhooks/${endpointId}?attempts_page=999`);
+    await expect(phone.locator('#attempts').getAttribute('data-page')).resolves.toBe('3');
+    await phone.goto(`${api.base}/panel/webhooks/${endpointId}?attempts_page=-1`);
+    await expect(phone.locator('#attempts').getAttribute('data-page')).resolves.toBe('1');
+    await phone.close();
     expect(problems).toEqual([]);
   });
 });

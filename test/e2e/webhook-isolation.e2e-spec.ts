@@ -74,7 +74,12 @@ describe('webhook delivery isolation between tenants (built dispatcher)', () => 
       // B's endpoint never failed.
       const b = await service.get(tenantB, healthy.id);
       expect(b).toMatchObject({ status: 'enabled', consecutive_failures: 0 });
-      const attempts: AttemptRow[] = await dataSource.query('SELECT outcome, error FROM webhook_attempts WHERE endpoint_id = $1', [healthy.id]);
+      // Outcomes are logged in a batch just after the receiver answered: the last one may be a moment behind its receipt.
+      let attempts: AttemptRow[] = [];
+      await waitFor("tenant B's attempts to be logged", async () => {
+        attempts = await dataSource.query('SELECT outcome, error FROM webhook_attempts WHERE endpoint_id = $1', [healthy.id]);
+        return attempts.length >= 5;
+      }, 5_000);
       expect(attempts.length).toBeGreaterThanOrEqual(5);
       expect(attempts.filter((a) => a.outcome !== 'succeeded')).toEqual([]);
 

@@ -89,7 +89,14 @@ describe('webhook recovery in a real browser', () => {
     // Pre-filled with the minute the endpoint started failing: the whole outage.
     const since = page.getByLabel('Recover failed deliveries since (UTC)');
     const [first] = await harness.dataSource.query('SELECT min(created_at) AS at FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
-    expect(await since.inputValue()).toBe(new Date(Math.floor(first.at.getTime() / 60_000) * 60_000).toISOString().slice(0, 16));
+    const failingSince = new Date(Math.floor(first.at.getTime() / 60_000) * 60_000).toISOString();
+    // Issue 31 item 3: written as every other time (UTC, labelled), never in the browser's locale; the count is previewed.
+    expect(await since.inputValue()).toBe(failingSince.slice(0, 16).replace('T', ' '));
+    expect(await since.getAttribute('type')).toBe('text');
+    await page.getByText(/Year-month-day hour:minute in UTC, not your local time\. It is now \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/).waitFor();
+    const preview = page.locator('#recovery-preview');
+    expect(await preview.getAttribute('data-count')).toBe('5');
+    expect(await preview.textContent()).toBe(`From ${failingSince.slice(0, 19).replace('T', ' ')} UTC on: 5 events will be sent again.`);
     await shot('02-offered');
     const phone = await page.context().newPage();
     await phone.setViewportSize({ width: 390, height: 844 });
@@ -98,7 +105,29 @@ describe('webhook recovery in a real browser', () => {
     await shot('03-offered-phone', phone, false);
     await phone.close();
 
-    // One action, from the keyboard: Enter in the pre-filled field submits the form.
+    // Presets: each fills the field and previews its count, nothing is sent.
+    const presets = page.getByRole('navigation', { name: 'Quick choices' });
+    expect(await presets.getByRole('link').allTextContents()).toEqual(['Last hour', 'Since it started failing', 'Last 24 hours']);
+    await presets.getByRole('link', { name: 'Last 24 hours' }).click();
+    await presets.locator('a[aria-current="true"]').filter({ hasText: 'Last 24 hours' }).waitFor();
+    expect(await preview.getAttribute('data-count')).toBe('5');
+    // A time typed after the preview (now, to the second: after every event) is previewed, not sent.
+    await since.fill(new Date().toISOString().slice(0, 19).replace('T', ' '));
+    await since.press('Enter');
+    await page.locator('#recovery-preview[data-count="0"]').waitFor();
+    await page.getByText('No event will be sent again').waitFor();
+    await shot('02b-preview-edited');
+    // A future time is refused with its reason, in UTC.
+    await since.fill('2099-01-01 00:00 UTC');
+    await page.getByRole('button', { name: 'Preview count' }).click();
+    await page.locator('#since-error').filter({ hasText: 'This time is in the future.' }).waitFor();
+    expect(await harness.dataSource.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'", [endpointId])).toEqual([{ n: 0 }]);
+    await presets.getByRole('link', { name: 'Since it started failing' }).click();
+    await presets.locator('a[aria-current="true"]').filter({ hasText: 'Since it started failing' }).waitFor();
+    expect(await since.inputValue()).toBe(failingSince.slice(0, 16).replace('T', ' '));
+    expect(await preview.getAttribute('data-count')).toBe('5');
+
+    // One action, from the keyboard: Enter in the pre-filled, previewed field submits the form.
     await since.press('Enter');
     await seeHeading('Recovery queued');
     expect(await page.locator('#recovery-result').getAttribute('data-queued')).toBe('5');
@@ -110,8 +139,23 @@ describe('webhook recovery in a real browser', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(Object.fromEntries(perEvent())).toEqual(Object.fromEntries(missed.map((id) => [id, 1])));
 
-    // Back on the endpoint page: recovering again queues nothing.
+    // Back on the endpoint page. Issue 31 item 2: each attempt says who queued it and where its delivery ended.
     await page.getByRole('link', { name: 'Back to the endpoint' }).click();
+    await page.locator('#attempts').waitFor();
+    const rows = await page.locator('#attempts tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector('[data-label="Origin"]')?.textContent ?? '', tr.querySelector('[data-label="Result"]')?.textContent ?? '']),
+    );
+    const recovered = rows.filter(([origin]) => origin === 'Recovery');
+    expect(recovered).toEqual(Array.from({ length: 5 }, () => ['Recovery', 'Succeeded']));
+    const outage = rows.filter(([origin]) => origin !== 'Recovery');
+    expect(outage.length).toBeGreaterThan(0);
+    expect(outage.every(([origin]) => /^(Automatic|Retry \d+)$/.test(origin))).toBe(true);
+    // The outage's deliveries are closed: none still "will retry"; those cut short by the auto-disable say so.
+    expect(outage.map(([, result]) => result)).not.toContain('Failed, will retry');
+    expect(outage.map(([, result]) => result)).toContain('Failed; retries cancelled: endpoint disabled');
+    await shot('05-attempt-origins');
+
+    // Recovering again queues nothing.
     await page.getByRole('button', { name: 'Recover failed deliveries' }).click();
     await seeHeading('Recovery queued');
     expect(await page.locator('#recovery-result').getAttribute('data-queued')).toBe('0');

@@ -75,8 +75,20 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     const prefill = new Date(offered.searchParams.get('since') as string);
     expect(prefill.getTime()).toBeLessThanOrEqual(since.getTime());
     const form = await admin.agent.get(offered.pathname + offered.search).expect(200);
-    expect(form.text).toContain(`value="${prefill.toISOString().slice(0, 16)}"`);
+    expect(form.text).toContain(`value="${prefill.toISOString().slice(0, 16).replace('T', ' ')}"`);
     expect(form.text).toContain('Recover failed deliveries since (UTC)');
+    expect(form.text).toContain(`name="previewed" value="${prefill.toISOString()}"`);
+    // The prefill reaches back to the first failure: the event before `since` too.
+    expect(form.text).toContain('data-count="6"');
+
+    // A time other than the previewed one (edited after the preview), or "Preview count", previews and sends nothing.
+    for (const fields of [{ since: since.toISOString(), previewed: prefill.toISOString() }, { since: since.toISOString(), preview: '1' }]) {
+      const previewed = await admin.agent.post(`/panel/webhooks/${hook.id}/recover/`).type('form').send({ _csrf: admin.csrf, ...fields }).expect(200);
+      expect(previewed.text).toContain('<h1>Recover failed deliveries</h1>');
+      expect(previewed.text).toContain('data-count="5"');
+      expect(previewed.text).toContain(`name="previewed" value="${since.toISOString()}"`);
+    }
+    expect((await deliveries(hook.id)).filter((d) => d.status === 'pending')).toEqual([]);
 
     // Recover since the outage began (a datetime-local value, UTC, here with seconds).
     const mark = receiver.received('/down').length;
@@ -97,6 +109,16 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     const rows = await deliveries(hook.id);
     expect(rows.filter((d) => d.origin === 'recover').map((d) => d.event_id).sort()).toEqual([...failing].sort());
     expect(rows.filter((d) => whileDisabled.includes(d.event_id)).map((d) => [d.origin, d.status])).toEqual([['event', 'succeeded'], ['event', 'succeeded']]);
+    // Every row the recovery queued is marked so (the attempt log's "Recovery"); the outage's own rows are not.
+    const marked = await dataSource.query(
+      "SELECT event_id, recovered FROM webhook_deliveries WHERE endpoint_id = $1 AND (origin = 'recover' OR event_id = ANY($2)) ORDER BY created_at",
+      [hook.id, whileDisabled],
+    );
+    expect(marked.filter((d: { recovered: boolean }) => d.recovered).map((d: { event_id: string }) => d.event_id).sort()).toEqual([...missed].sort());
+    expect((await dataSource.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND recovered AND status <> $2', [hook.id, 'succeeded']))[0].n).toBe(0);
+    const automatic = await harness.service.listAttempts(accountId, hook.id);
+    expect(automatic.filter((a) => a.recovered).map((a) => a.event_id).sort()).toEqual([...missed].sort());
+    expect(automatic.filter((a) => !a.recovered).every((a) => a.origin === 'event' && a.delivery_status !== 'pending')).toBe(true);
 
     // Again: nothing is missing any more, from the panel or the CLI.
     const again = await admin.agent.post(`/panel/webhooks/${hook.id}/recover/`).type('form').send({ _csrf: admin.csrf, since: sinceLocal }).expect(200);
@@ -195,5 +217,34 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     expect(rest).toMatchObject({ queued: 1 });
     expect((await deliveries(hook.id)).filter((d) => d.status === 'pending').map((d) => d.event_id).sort()).toEqual([old, recent].sort());
     expect((await recovery.recover(accountId, hook.id, threeHoursAgo)).queued).toBe(0);
+  });
+  it('the event log lists events recovered after an outage at their own time: a From/Until filter over the outage finds them', async () => {
+    const { dataSource, api } = harness;
+    const hook = await endpoint('/outage-log', ['alarm.created']);
+    const accountId = hook.account_id;
+    await dataSource.query(`UPDATE webhook_endpoints SET created_at = now() - interval '1 hour' WHERE id = $1`, [hook.id]);
+    await harness.service.disable(accountId, hook.id);
+    // Committed while the endpoint was disabled, 20 to 10 minutes ago: the fan-out gives it nothing.
+    const missed = [await published(accountId), await published(accountId), await published(accountId)];
+    await waitFor('fan-out of the events published while disabled', async () => {
+      const [row] = await dataSource.query('SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1) AND published_at IS NOT NULL', [missed]);
+      return row.n === missed.length;
+    });
+    const minutesAgo = [20, 15, 10];
+    for (const [i, id] of missed.entries()) {
+      await dataSource.query(`UPDATE outbox_events SET created_at = now() - make_interval(mins => $2) WHERE id = $1`, [id, minutesAgo[i]]);
+    }
+    await harness.service.enable(accountId, hook.id);
+    const recovery = new WebhookRecovery(dataSource, { retentionDays: harness.config.webhookRetentionDays });
+    expect((await recovery.recover(accountId, hook.id, new Date(Date.now() - 30 * 60_000))).queued).toBe(3);
+
+    const admin: PanelBrowser = await signIn(api, (await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN')).email);
+    const minute = (ago: number): string => new Date(Date.now() - ago * 60_000).toISOString().slice(0, 16);
+    const outage = await admin.agent.get(`/panel/webhook-events/?from=${minute(25)}&to=${minute(5)}`).expect(200);
+    const listed = [...outage.text.matchAll(/webhook-events\/([0-9a-f-]{36})\//g)].map((m) => m[1]);
+    // Newest first, each at its event's time.
+    expect(listed).toEqual([...missed].reverse());
+    const now = await admin.agent.get(`/panel/webhook-events/?from=${minute(4)}`).expect(200);
+    for (const id of missed) expect(now.text).not.toContain(id);
   });
 });

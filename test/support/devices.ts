@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { DeviceAdminService, TelemetryIngestService, type RegisteredDevice } from '@app/domain';
+import { detachDeviceLifecycle, defaultIngestCollaborators, DeviceAdminService, TelemetryIngestService, type RegisteredDevice } from '@app/domain';
 import type { AccountId } from '@app/vocabulary';
 
 /** Registers devices owned by the account (approved unless told otherwise). */
 export async function registerDevices(dataSource: DataSource, accountId: AccountId, count = 1, approved = true): Promise<RegisteredDevice[]> {
-  return new DeviceAdminService(dataSource).register({ accountId, count, approved });
+  return new DeviceAdminService(dataSource, detachDeviceLifecycle).register({ accountId, count, approved });
 }
 
 export async function registerDevice(dataSource: DataSource, accountId: AccountId, approved = true): Promise<RegisteredDevice> {
@@ -30,4 +30,4 @@ export function point(deviceId: string, at: Date, values: Record<string, number 
   return { device_id: deviceId, recorded_at: at.toISOString(), ...values };
 }
 
-export const ingestService = (dataSource: DataSource): TelemetryIngestService => new TelemetryIngestService(dataSource);
+export const ingestService = (dataSource: DataSource): TelemetryIngestService => new TelemetryIngestService(dataSource, defaultIngestCollaborators());

@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import request from 'supertest';
-import { AccountsAdminService, ALL_SCOPES, CredentialsService, type CreatedCredential } from '@app/domain';
-import { toAccountId, type AccountId } from '@app/vocabulary';
+import { AccountsAdminService, CredentialsService, type CreatedCredential } from '@app/domain';
+import { toAccountId, type AccountId, ALL_SCOPES } from '@app/vocabulary';
 import { API } from './api';
 
 export function dataSourceOf(app: INestApplication): DataSource {

@@ -44,6 +44,11 @@ export class TcpProxy {
     this.server = server;
   }
 
+  /** Client connections open through the proxy now. */
+  get open(): number {
+    return this.pairs.size;
+  }
+
   stall(): void {
     this.stalled = true;
     for (const [client, upstream] of this.pairs) {

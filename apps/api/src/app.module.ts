@@ -7,6 +7,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { AisModule } from './ais/ais.module';
 import { AlertPresetsModule } from './alert-presets/alert-presets.module';
 import { AlarmsModule } from './alarms/alarms.module';
+import { AuditEventsModule } from './audit-events/audit-events.module';
 import { ApiIndexController } from './api-index/api-index.controller';
 import { AuthModule } from './auth/auth.module';
 import { CarriersModule } from './carriers/carriers.module';
@@ -16,7 +17,7 @@ import { ProblemDetailsFilter } from './common/problem-details.filter';
 import { ConfigModule } from './config/config.module';
 import { DevicesModule } from './devices/devices.module';
 import { HealthModule } from './health/health.module';
-import { InvitationsModule } from './invitations/invitations.module';
+import { InvitationsModule } from './users/invitations/invitations.module';
 import { LocationsModule } from './locations/locations.module';
 import { LOGGER, type AppLogger } from '@app/observability';
 import { OpenApiDocumentHolder } from './openapi/openapi-document';
@@ -49,6 +50,7 @@ export const FEATURE_MODULES = [
   ReportsModule,
   AisModule,
   PanelModule,
+  AuditEventsModule,
 ];
 
 @Module({})

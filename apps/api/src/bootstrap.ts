@@ -4,12 +4,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { auditContext } from './audit-events/audit-context';
 import { rejectPrototypeKeys, requireJsonBodies } from './common/body-guards';
 import { rejectUnstorableText, verifyJsonDepth } from './common/hostile-input';
 import { API_PREFIX } from './common/public-api-controller';
 import { JsonReplyExpressAdapter } from './common/json-reply.adapter';
 import { createValidationPipe } from './common/validation';
 import { createLogger, PinoNestLogger, type AppLogger } from '@app/observability';
+import { ReadReplicaService } from './database/read-replica.service';
 import { Metrics } from './observability/metrics';
 import { requestId, requestLogger } from './observability/request-logging';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './openapi/openapi-document';
@@ -37,6 +39,10 @@ export async function createApiApp(config: AppConfig, logger: AppLogger = create
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
   app.use(rejectPrototypeKeys());
   app.use(rejectUnstorableText());
+  // After the body parsers (their stream callbacks would leave the request's context): every
+  // later step, guards and handlers, runs in the request's read-routing context.
+  app.use(app.get(ReadReplicaService).middleware());
+  app.use(auditContext());
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
 

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   // Production refuses at once what would fail later (README "Operations → Start-up checks").
   await prepareDatabaseAtStart('api', config, logger);
   // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
-  await checkQueueTopology(config.amqpUrl, async (channel) => {
+  await checkQueueTopology(config.amqpUrls, async (channel) => {
     await assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config));
     if (!config.ingestConsumer) return;
     for (const topology of [ingestTopology(config.amqpPrefix), aisTopology(config.amqpPrefix)]) await assertIngestTopology(channel, topology, ingestQueueSettings(config));

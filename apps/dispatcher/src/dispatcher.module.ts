@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { eventMessageKey, eventQueueSettings } from '@app/events';
+import { DeliveryQueue } from '@app/webhooks';
 import { pingDatabase } from '@app/database';
 import { EventConsumer } from './consumer/event-consumer';
 import { AttemptRecorder } from './delivery/attempt-recorder';
@@ -44,6 +45,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
               allowPrivateTargets: config.webhookAllowPrivateTargets,
               // Several endpoints may share an origin; the worker bounds what is in flight per endpoint.
               maxSocketsPerOrigin: config.webhookConcurrency,
+              maxIdleSockets: config.webhookMaxIdleSockets,
               ca: options.ca,
               dnsServers: config.webhookDnsServers,
               dnsTimeoutMs: config.webhookDnsTimeoutMs,
@@ -86,10 +88,10 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
         },
         {
           provide: EventConsumer,
-          inject: [DeliveryStore, DeliveryWorker, DispatcherMetrics],
-          useFactory: (store: DeliveryStore, worker: DeliveryWorker, metrics: DispatcherMetrics) =>
-            new EventConsumer(store, {
-              amqpUrl: config.amqpUrl,
+          inject: [getDataSourceToken(), DeliveryWorker, DispatcherMetrics],
+          useFactory: (dataSource: DataSource, worker: DeliveryWorker, metrics: DispatcherMetrics) =>
+            new EventConsumer(dataSource, {
+              amqpUrl: config.amqpUrls,
               amqpPrefix: config.amqpPrefix,
               queues: eventQueueSettings(config),
               prefetch: config.webhookPrefetch,
@@ -115,7 +117,6 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
     private readonly consumer: EventConsumer,
     private readonly worker: DeliveryWorker,
     private readonly sender: WebhookSender,
-    private readonly store: DeliveryStore,
     private readonly readiness: ReadinessRegistry,
     private readonly metrics: DispatcherMetrics,
     @Inject(getDataSourceToken()) private readonly dataSource: DataSource,
@@ -132,7 +133,7 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
     });
     const scrapeFailed = (what: string) => (error: unknown) =>
       this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, `metrics: could not read ${what}; reported as NaN`);
-    this.metrics.registerBacklog(this.store, scrapeFailed('the delivery backlog'));
+    this.metrics.registerBacklog({ backlog: () => new DeliveryQueue(this.dataSource).backlog() }, scrapeFailed('the delivery backlog'));
     this.metrics.registerQueueDepth(() => this.consumer.queueDepth(), scrapeFailed('the event queue depth'));
   }
 

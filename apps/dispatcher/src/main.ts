@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   // Production refuses at once what would fail later (README "Operations → Start-up checks").
   await prepareDatabaseAtStart('dispatcher', config, logger);
   // Refuses to start when a queue exists with another type than AMQP_QUEUE_TYPE (README "Quorum queues").
-  await checkQueueTopology(config.amqpUrl, (channel) => assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config)));
+  await checkQueueTopology(config.amqpUrls, (channel) => assertEventTopology(channel, config.amqpPrefix, eventQueueSettings(config)));
   const app = await createDispatcherApp(config, logger);
   // SIGTERM: stop consuming, finish the attempts in flight, close (DispatcherModule.beforeApplicationShutdown).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);

@@ -1,9 +1,9 @@
 using System;
 using System.Collections.Generic;
-using System.Globalization;
 using System.Linq;
 using System.Security.Cryptography;
 using System.Text;
+using Coldchain.Client.Internal;
 
 namespace Coldchain.Client.Webhooks
 {
@@ -25,9 +25,8 @@ namespace Coldchain.Client.Webhooks
     public sealed class StandardWebhookVerifier
     {
         private const string Prefix = "whsec_";
-        private const int MaxToleranceSeconds = 300;
         private readonly List<byte[]> keys;
-        private TimeSpan tolerance = TimeSpan.FromSeconds(MaxToleranceSeconds);
+        private TimeSpan tolerance = SignatureChecks.MaxTolerance;
 
         public StandardWebhookVerifier(params string[] secrets)
         {
@@ -36,15 +35,11 @@ namespace Coldchain.Client.Webhooks
             Clock = () => DateTimeOffset.UtcNow;
         }
 
-        /// <summary>Largest accepted difference between <c>webhook-timestamp</c> and the clock: 1 to 300 s (the default); more is refused.</summary>
+        /// <summary>Largest accepted difference between <c>webhook-timestamp</c> and the clock: more than 0 and at most 300 s (the default); anything else is refused (ArgumentOutOfRangeException).</summary>
         public TimeSpan Tolerance
         {
             get { return tolerance; }
-            set
-            {
-                if (value.TotalSeconds < 1 || value.TotalSeconds > MaxToleranceSeconds) throw new ArgumentOutOfRangeException("value", "the tolerance must be between 1 and 300 seconds");
-                tolerance = value;
-            }
+            set { tolerance = SignatureChecks.CheckTolerance(value); }
         }
 
         /// <summary>The clock (tests).</summary>
@@ -61,19 +56,10 @@ namespace Coldchain.Client.Webhooks
             var timestamp = header(StandardWebhookHeaders.Timestamp);
             var signature = header(StandardWebhookHeaders.Signature);
             if (string.IsNullOrEmpty(id)) throw new WebhookVerificationException("missing " + StandardWebhookHeaders.Id);
-            if (string.IsNullOrEmpty(timestamp) || timestamp.Length > 12 || !timestamp.All(c => c >= '0' && c <= '9')) throw new WebhookVerificationException("missing or malformed " + StandardWebhookHeaders.Timestamp);
+            SignatureChecks.CheckTimestamp(timestamp, StandardWebhookHeaders.Timestamp, Clock(), Tolerance);
             if (string.IsNullOrEmpty(signature)) throw new WebhookVerificationException("missing " + StandardWebhookHeaders.Signature);
-            var sent = long.Parse(timestamp, CultureInfo.InvariantCulture);
-            if (Math.Abs(Clock().ToUnixTimeSeconds() - sent) > (long)Tolerance.TotalSeconds) throw new WebhookVerificationException("timestamp outside the tolerance of " + (long)Tolerance.TotalSeconds + " s");
             var received = signature.Split(' ').Where(s => s.StartsWith("v1,", StringComparison.Ordinal)).ToList();
-            var matched = false;
-            foreach (var key in keys)
-            {
-                var expected = SignWithKey(key, id, timestamp, rawBody);
-                // every candidate is compared in full, in constant time
-                foreach (var candidate in received) matched |= WebhookVerifier.FixedTimeEquals(expected, candidate);
-            }
-            if (!matched) throw new WebhookVerificationException("signature does not match");
+            SignatureChecks.RequireMatch(keys.Select(key => SignWithKey(key, id, timestamp, rawBody)), received);
             var parsed = WebhookVerifier.Parse(rawBody, header);
             if (parsed.Id != id) throw new WebhookVerificationException(StandardWebhookHeaders.Id + " does not match the body");
             return parsed;

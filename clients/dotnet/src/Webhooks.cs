@@ -81,7 +81,6 @@ namespace Coldchain.Client.Webhooks
     /// </summary>
     public sealed class WebhookVerifier
     {
-        private static readonly TimeSpan MaxTolerance = TimeSpan.FromSeconds(300);
         private readonly List<string> secrets;
         private TimeSpan tolerance;
 
@@ -89,7 +88,7 @@ namespace Coldchain.Client.Webhooks
         {
             if (secrets == null || secrets.Length == 0 || secrets.Any(string.IsNullOrEmpty)) throw new ArgumentException("at least one non-empty signing secret is required", "secrets");
             this.secrets = secrets.ToList();
-            Tolerance = TimeSpan.FromSeconds(300);
+            Tolerance = SignatureChecks.MaxTolerance;
             Clock = () => DateTimeOffset.UtcNow;
         }
 
@@ -97,11 +96,7 @@ namespace Coldchain.Client.Webhooks
         public TimeSpan Tolerance
         {
             get { return tolerance; }
-            set
-            {
-                if (value <= TimeSpan.Zero || value > MaxTolerance) throw new ArgumentOutOfRangeException("value", "Tolerance must be more than 0 and at most 300 s");
-                tolerance = value;
-            }
+            set { tolerance = SignatureChecks.CheckTolerance(value); }
         }
 
         /// <summary>The clock (tests).</summary>
@@ -116,20 +111,10 @@ namespace Coldchain.Client.Webhooks
             if (header == null) throw new ArgumentNullException("header");
             var timestamp = header(WebhookHeaders.Timestamp);
             var signature = header(WebhookHeaders.Signature);
-            if (string.IsNullOrEmpty(timestamp) || timestamp.Length > 12 || !timestamp.All(c => c >= '0' && c <= '9')) throw new WebhookVerificationException("missing or malformed " + WebhookHeaders.Timestamp);
+            SignatureChecks.CheckTimestamp(timestamp, WebhookHeaders.Timestamp, Clock(), Tolerance);
             if (string.IsNullOrEmpty(signature)) throw new WebhookVerificationException("missing " + WebhookHeaders.Signature);
-            var sent = long.Parse(timestamp, CultureInfo.InvariantCulture);
-            var now = Clock().ToUnixTimeSeconds();
-            if (Math.Abs(now - sent) > (long)Tolerance.TotalSeconds) throw new WebhookVerificationException("timestamp outside the tolerance of " + (long)Tolerance.TotalSeconds + " s");
             var received = signature.Split(new[] { ',', ' ' }, StringSplitOptions.RemoveEmptyEntries).Select(s => s.Trim()).ToList();
-            var matched = false;
-            foreach (var secret in secrets)
-            {
-                var expected = Sign(secret, timestamp, rawBody);
-                // every candidate is compared in full, in constant time
-                foreach (var candidate in received) matched |= FixedTimeEquals(expected, candidate);
-            }
-            if (!matched) throw new WebhookVerificationException("signature does not match");
+            SignatureChecks.RequireMatch(secrets.Select(secret => Sign(secret, timestamp, rawBody)), received);
             return Parse(rawBody, header);
         }
 
@@ -188,15 +173,6 @@ namespace Coldchain.Client.Webhooks
                 { WebhookHeaders.Timestamp, timestamp },
                 { WebhookHeaders.Signature, Sign(secret, timestamp, rawBody) },
             };
-        }
-
-        internal static bool FixedTimeEquals(string expected, string candidate)
-        {
-            var a = Encoding.ASCII.GetBytes(expected);
-            var b = Encoding.ASCII.GetBytes(candidate);
-            var difference = a.Length ^ b.Length;
-            for (var i = 0; i < a.Length; i++) difference |= a[i] ^ (i < b.Length ? b[i] : 0);
-            return difference == 0;
         }
 
         internal static WebhookEvent Parse(byte[] rawBody, Func<string, string> header)

@@ -430,6 +430,10 @@ namespace Coldchain.Client.Tests
             noId.Remove("Webhook-Id");
             Assert.Throws<WebhookVerificationException>(() => verifier(new[] { secret }).Verify(body, noId), "no webhook-id");
             Assert.Throws<ArgumentOutOfRangeException>(() => new StandardWebhookVerifier(secret) { Tolerance = TimeSpan.FromSeconds(301) }, "tolerance above 300 s refused");
+            // one tolerance rule for both formats: more than 0 and at most 300 s
+            Assert.Throws<ArgumentOutOfRangeException>(() => new StandardWebhookVerifier(secret) { Tolerance = TimeSpan.Zero }, "a zero tolerance refused");
+            Assert.Throws<ArgumentOutOfRangeException>(() => new WebhookVerifier("whsec_new") { Tolerance = TimeSpan.Zero }, "a zero tolerance refused (service-v1)");
+            Assert.NotNull(new StandardWebhookVerifier(secret) { Tolerance = TimeSpan.FromMilliseconds(500), Clock = () => at }.Verify(body, headers(signature, "1767225600", id)), "a sub-second tolerance, same second");
             Assert.Throws<ArgumentException>(() => new StandardWebhookVerifier("whsec_not base64!"), "not base64");
         }
 

@@ -3,6 +3,7 @@ import { OPERATIONS, type OperationId } from './generated/operations';
 import {
   AccountsResource,
   AlarmsResource,
+  AuditEventsResource,
   CatalogueResource,
   DevicesResource,
   InvitationsResource,
@@ -74,6 +75,7 @@ export class ColdchainClient {
   readonly telemetry: TelemetryResource;
   readonly shipments: ShipmentsResource;
   readonly alarms: AlarmsResource;
+  readonly auditEvents: AuditEventsResource;
   readonly reports: ReportsResource;
   readonly users: UsersResource;
   readonly roles: RolesResource;
@@ -95,6 +97,7 @@ export class ColdchainClient {
     this.telemetry = new TelemetryResource(transport);
     this.shipments = new ShipmentsResource(transport);
     this.alarms = new AlarmsResource(transport);
+    this.auditEvents = new AuditEventsResource(transport);
     this.reports = new ReportsResource(transport);
     this.users = new UsersResource(transport);
     this.roles = new RolesResource(transport);
@@ -212,6 +215,8 @@ export const OPERATION_METHODS: Readonly<Record<OperationId, string>> = {
   ReportsController_list: 'reports.list',
   ReportsController_get: 'reports.get',
   ReportsController_download: 'reports.download',
+  AuditEventsController_list: 'auditEvents.list',
+  AuditEventsController_get: 'auditEvents.get',
 };
 
 export { OPERATIONS };

@@ -244,6 +244,19 @@ export class ShipmentsResource extends Resource {
   }
 }
 
+// ------------------------------------------------------------------------------ audit events
+
+export class AuditEventsResource extends Resource {
+  /** GET /audit-events/ — newest first; filters `resource_type`, `resource_id`, `actor`, `action`, `from`, `until`. */
+  list(query?: QueryParams<'AuditEventsController_list'>, options?: RequestOptions): Paginator<PageItem<'AuditEventsController_list'>> {
+    return this.paginate('AuditEventsController_list', [], query, options);
+  }
+
+  get(eventId: Id, options?: RequestOptions): Promise<WithResponse<ResponseBody<'AuditEventsController_get'>>> {
+    return this.call('AuditEventsController_get', [eventId], {}, options);
+  }
+}
+
 // ------------------------------------------------------------------------------------ alarms
 
 export class AlarmsResource extends Resource {

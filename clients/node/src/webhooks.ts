@@ -1,9 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { WebhookVerificationError } from './errors';
+import { checkedTolerance, checkTimestamp, headerOf as header, requireMatch, type WebhookHeaders } from './signature-checks';
 import type { Alarm, Shipment } from './generated/models';
 
 /** Default and maximum accepted age of a webhook timestamp, in seconds (spec §6.4). */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+export { WEBHOOK_TOLERANCE_SECONDS, type WebhookHeaders } from './signature-checks';
 
 export const WEBHOOK_HEADERS = {
   event: 'x-service-event',
@@ -40,21 +41,11 @@ export function isEventType<T extends KnownWebhookEventType>(event: WebhookEvent
   return event.type === type;
 }
 
-/** Headers as Node's http gives them, a fetch `Headers`, or a plain object (any case). */
-export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
-
 export interface VerifyWebhookOptions {
   /** Maximum age (and clock skew) of the timestamp in seconds: 300 (the default) or less; more is refused (RangeError). */
   toleranceSeconds?: number;
   /** The current time in milliseconds (tests). */
   now?: number;
-}
-
-function header(headers: WebhookHeaders, name: string): string | undefined {
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(name) ?? undefined;
-  const record = headers as Record<string, string | string[] | undefined>;
-  const value = record[name] ?? Object.entries(record).find(([key]) => key.toLowerCase() === name)?.[1];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function rawBytes(payload: Buffer | Uint8Array | string): Buffer {
@@ -85,40 +76,16 @@ export function verifyWebhook(
   const body = rawBytes(payload);
   const timestamp = header(headers, WEBHOOK_HEADERS.timestamp);
   const signature = header(headers, WEBHOOK_HEADERS.signature);
-  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('missing or malformed X-Service-Timestamp');
+  checkTimestamp(timestamp, 'X-Service-Timestamp', options.now, checkedTolerance(options.toleranceSeconds));
   if (!signature) throw new WebhookVerificationError('missing X-Service-Signature');
-  const tolerance = checkedTolerance(options.toleranceSeconds);
-  const now = Math.floor((options.now ?? Date.now()) / 1000);
-  if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError('timestamp outside the tolerance window');
-
   // The header may carry several signatures (space or comma separated); only `v1=` is known.
-  const received = signature
-    .split(/[\s,]+/)
-    .filter((part) => part.startsWith('v1='))
-    .map((part) => Buffer.from(part, 'utf8'));
-  let matched = false;
-  for (const secret of keys) {
-    const expected = Buffer.from(signWebhook(secret, timestamp, body), 'utf8');
-    for (const candidate of received) {
-      // Compare every pair (no early exit) in constant time.
-      if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
-    }
-  }
-  if (!matched) throw new WebhookVerificationError('signature does not match');
+  const received = signature.split(/[\s,]+/).filter((part) => part.startsWith('v1='));
+  requireMatch(keys.map((secret) => signWebhook(secret, timestamp, body)), received);
 
   const event = parseWebhookEvent(body);
   const eventId = header(headers, WEBHOOK_HEADERS.eventId);
   if (eventId && eventId !== event.id) throw new WebhookVerificationError('X-Service-Event-ID does not match the body');
   return event;
-}
-
-/** The tolerance to use: a larger one than 300 s (spec §6.4) is refused, not silently lowered. */
-function checkedTolerance(seconds: number | undefined): number {
-  const tolerance = seconds ?? WEBHOOK_TOLERANCE_SECONDS;
-  if (!Number.isFinite(tolerance) || tolerance <= 0 || tolerance > WEBHOOK_TOLERANCE_SECONDS) {
-    throw new RangeError(`toleranceSeconds must be more than 0 and at most ${WEBHOOK_TOLERANCE_SECONDS}`);
-  }
-  return tolerance;
 }
 
 /** Parses a (verified) raw body into an event; unknown types are returned as they are. */

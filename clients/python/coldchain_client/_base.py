@@ -2,15 +2,33 @@
 from __future__ import annotations
 
 import os
-from typing import IO, TYPE_CHECKING, Any, Callable, Dict, Generic, Iterator, List, NamedTuple, Optional, Tuple, TypeVar, Union
-
-if TYPE_CHECKING:
-    from .client import ColdchainClient, ResponseInfo
+from typing import IO, Any, Callable, Dict, Generic, Iterator, List, NamedTuple, Optional, Protocol, Tuple, TypeVar, Union
 
 T = TypeVar("T")
 
 #: Where a download goes: a file path, or a writable binary stream (opened file, ``io.BytesIO``, socket file...).
 Destination = Union[str, os.PathLike, IO[bytes]]
+
+
+class ResponseInfo(NamedTuple):
+    """Status and headers of a successful response: ``result.last_response`` (or ``response_of(result)``)."""
+
+    status: int
+    headers: Dict[str, str]
+    #: ``X-Request-ID``.
+    request_id: Optional[str]
+    #: ``Idempotent-Replayed: true``: a create answered from the stored first response.
+    idempotent_replayed: bool
+    #: The ``Idempotency-Key`` a create was sent with (generated unless given).
+    idempotency_key: Optional[str] = None
+    #: ``RateLimit`` (IETF draft), e.g. ``"per-credential";r=118;t=42``.
+    rate_limit: Optional[str] = None
+    #: ``RateLimit-Policy``, e.g. ``"per-credential";q=120;w=60``.
+    rate_limit_policy: Optional[str] = None
+    #: Requests left in the window (``r=`` of ``RateLimit``).
+    rate_limit_remaining: Optional[int] = None
+    #: Seconds until the window resets (``t=`` of ``RateLimit``).
+    rate_limit_reset: Optional[int] = None
 
 
 class Operation(NamedTuple):
@@ -53,7 +71,7 @@ class Page(Generic[T]):
         self.next_url: Optional[str] = next_url
         self._fetch_next = fetch_next
         #: The response of this page (request id, rate limit, status).
-        self.last_response: Optional["ResponseInfo"] = None
+        self.last_response: Optional[ResponseInfo] = None
 
     @property
     def has_more(self) -> bool:
@@ -96,13 +114,25 @@ class DownloadResult(NamedTuple):
     sha256: str
     request_id: Optional[str]
     #: The response (status, request id, rate limit headers).
-    last_response: Optional["ResponseInfo"] = None
+    last_response: Optional[ResponseInfo] = None
+
+
+class Caller(Protocol):
+    """What the generated resource groups call on the client (``ColdchainClient`` is one)."""
+
+    def _json(self, op: Operation, **kwargs: Any) -> Any: ...
+    def _empty(self, op: Operation, **kwargs: Any) -> None: ...
+    def _any(self, op: Operation, **kwargs: Any) -> Any: ...
+    def _page(self, op: Operation, **kwargs: Any) -> "Page[Any]": ...
+    def _iter(self, op: Operation, **kwargs: Any) -> Iterator[Any]: ...
+    def _download(self, op: Operation, destination: Destination, **kwargs: Any) -> "DownloadResult": ...
+    def _token(self, op: Operation, *, timeout: Optional[float] = None, **_: Any) -> Any: ...
 
 
 class Resource:
     """Base of the generated resource groups; each method calls back into the client."""
 
-    def __init__(self, client: "ColdchainClient") -> None:
+    def __init__(self, client: Caller) -> None:
         self._client = client
 
     def __repr__(self) -> str:

@@ -15,7 +15,7 @@ from ._base import Destination, DownloadResult, Operation, Page, Resource
 API_TITLE = "Cold Chain Telemetry Public API"
 API_VERSION = "1.0.0"
 BASE_PATH = "/api/public/v1"
-SCOPES = ("accounts:read", "accounts:write", "locations:read", "locations:write", "carriers:read", "carriers:write", "receivers:read", "receivers:write", "alert-presets:read", "alert-presets:write", "shipment-templates:read", "shipment-templates:write", "devices:read", "devices:label:write", "devices:settings:write", "alarms:read", "alarms:write", "maintenance:read", "telemetry:read", "shipments:read", "shipments:write", "shipments:complete", "shipments:share", "shipments:tracking:read", "reports:read", "users:read", "users:write", "users:invite")
+SCOPES = ("accounts:read", "accounts:write", "locations:read", "locations:write", "carriers:read", "carriers:write", "receivers:read", "receivers:write", "alert-presets:read", "alert-presets:write", "shipment-templates:read", "shipment-templates:write", "devices:read", "devices:label:write", "devices:settings:write", "alarms:read", "alarms:write", "maintenance:read", "telemetry:read", "shipments:read", "shipments:write", "shipments:complete", "shipments:share", "shipments:tracking:read", "reports:read", "users:read", "users:write", "users:invite", "audit:read")
 
 
 # ---------------------------------------------------------------- schemas
@@ -1129,6 +1129,45 @@ class Report(TypedDict):
     generated_at: str
 
 
+class AuditActor(TypedDict):
+    #: `credential`: an API client; `panel_user`: a person in the web panel; `cli`: a platform operator; `system`: the service itself (ingestion, automation, the webhook dispatcher).
+    type: Literal["credential", "panel_user", "cli", "system"]
+    #: The credential id, the panel user id, the operator name, or the service process.
+    id: Optional[str]
+
+
+class AuditFieldChange(TypedDict):
+    #: The field (column) that changed.
+    field: str
+    #: `true` for secrets, tokens and hashes: only that they changed is recorded, never a value (`old` and `new` are then null).
+    secret: bool
+    #: The value before, as JSON text (`"null"` on a create).
+    old: Optional[str]
+    #: The value after, as JSON text (`"null"` on a delete).
+    new: Optional[str]
+
+
+class AuditEvent(TypedDict):
+    #: Format: uuid.
+    id: str
+    #: When the change was made (server time). Format: date-time.
+    occurred_at: str
+    actor: AuditActor
+    #: The client address the change came from (null for the service itself).
+    client_address: Optional[str]
+    #: The request id (`X-Request-ID`) of the change.
+    request_id: Optional[str]
+    #: The reason the caller gave (`X-Change-Reason`, the panel form), if any.
+    reason: Optional[str]
+    #: What was asked: the operation (`PATCH /devices/{device_id}/settings/`), the CLI command, or `<resource>.<operation>` for the service.
+    action: str
+    operation: Literal["create", "update", "delete"]
+    resource_type: str
+    resource_id: str
+    #: The fields that changed, by name.
+    changes: List[AuditFieldChange]
+
+
 class FieldError(TypedDict):
     field: str
     code: str
@@ -2173,6 +2212,36 @@ OPERATIONS: Dict[str, Operation] = {
         body=None,
         response="binary",
         scopes=("reports:read",),
+        authenticated=True,
+    ),
+    "AuditEventsController_list": Operation(
+        id="AuditEventsController_list",
+        method="GET",
+        path="/audit-events/",
+        resource="audit_events",
+        name="list",
+        path_params=(),
+        query_params=("limit", "cursor", "resource_type", "resource_id", "actor", "action", "from", "until"),
+        account_header=True,
+        idempotency_key=False,
+        body=None,
+        response="page",
+        scopes=("audit:read",),
+        authenticated=True,
+    ),
+    "AuditEventsController_get": Operation(
+        id="AuditEventsController_get",
+        method="GET",
+        path="/audit-events/{event_id}/",
+        resource="audit_events",
+        name="get",
+        path_params=("event_id",),
+        query_params=(),
+        account_header=True,
+        idempotency_key=False,
+        body=None,
+        response="json",
+        scopes=("audit:read",),
         authenticated=True,
     ),
 }
@@ -3474,7 +3543,60 @@ class OauthResource(Resource):
         ``POST /oauth/token/``; operation ``TokenController_token``.
 
         Exchanges the client's credentials for a new access token (the client does this by itself; the token is cached)."""
-        return self._client._token(OPERATIONS["TokenController_token"], timeout=timeout)
+        return cast("TokenResponse", self._client._token(OPERATIONS["TokenController_token"], timeout=timeout))
+
+
+class AuditEventsResource(Resource):
+    """``GET /audit-events/``, ``GET /audit-events/{event_id}/``."""
+
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        resource_type: Optional[str] = None,
+        resource_id: Optional[str] = None,
+        actor: Optional[str] = None,
+        action: Optional[str] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        until: Optional[Union[str, datetime]] = None,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[AuditEvent]:
+        """List the account’s audit trail, newest first
+
+        ``GET /audit-events/`` (scopes: audit:read); operation ``AuditEventsController_list``.
+
+        Returns one page; ``.auto_paging_iter()`` (or the ``iter_*`` twin of this method) follows ``links.next``."""
+        return self._client._page(OPERATIONS["AuditEventsController_list"], query={"limit": limit, "cursor": cursor, "resource_type": resource_type, "resource_id": resource_id, "actor": actor, "action": action, "from": from_, "until": until}, account_id=account_id, timeout=timeout)
+
+    def iter_all(
+        self,
+        *,
+        limit: Optional[int] = None,
+        resource_type: Optional[str] = None,
+        resource_id: Optional[str] = None,
+        actor: Optional[str] = None,
+        action: Optional[str] = None,
+        from_: Optional[Union[str, datetime]] = None,
+        until: Optional[Union[str, datetime]] = None,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[AuditEvent]:
+        """Every record of ``list``, page after page (follows ``links.next``)."""
+        return self._client._iter(OPERATIONS["AuditEventsController_list"], query={"limit": limit, "resource_type": resource_type, "resource_id": resource_id, "actor": actor, "action": action, "from": from_, "until": until}, account_id=account_id, timeout=timeout)
+
+    def get(
+        self,
+        event_id: str,
+        *,
+        account_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> AuditEvent:
+        """Audit record detail
+
+        ``GET /audit-events/{event_id}/`` (scopes: audit:read); operation ``AuditEventsController_get``."""
+        return cast("AuditEvent", self._client._json(OPERATIONS["AuditEventsController_get"], path={"event_id": event_id}, account_id=account_id, timeout=timeout))
 
 
 class GeneratedResources:
@@ -3496,6 +3618,7 @@ class GeneratedResources:
     invitations: InvitationsResource
     meta: MetaResource
     oauth: OauthResource
+    audit_events: AuditEventsResource
 
     def _bind_resources(self) -> None:
         self.accounts = AccountsResource(self)  # type: ignore[arg-type]
@@ -3514,9 +3637,10 @@ class GeneratedResources:
         self.invitations = InvitationsResource(self)  # type: ignore[arg-type]
         self.meta = MetaResource(self)  # type: ignore[arg-type]
         self.oauth = OauthResource(self)  # type: ignore[arg-type]
+        self.audit_events = AuditEventsResource(self)  # type: ignore[arg-type]
 
 
-RESOURCES = ("accounts", "locations", "carriers", "receivers", "alert_presets", "shipment_templates", "devices", "telemetry", "shipments", "alarms", "reports", "users", "roles", "invitations", "meta", "oauth")
+RESOURCES = ("accounts", "locations", "carriers", "receivers", "alert_presets", "shipment_templates", "devices", "telemetry", "shipments", "alarms", "reports", "users", "roles", "invitations", "meta", "oauth", "audit_events")
 """Attribute names of the resource groups on the client."""
 
 
@@ -3592,6 +3716,9 @@ __all__ = [
     "ShipmentSubject",
     "DeviceSubject",
     "Report",
+    "AuditActor",
+    "AuditFieldChange",
+    "AuditEvent",
     "ProblemDetails",
 ]
 """The TypedDict of every schema (re-exported by ``coldchain_client``)."""

@@ -23,7 +23,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 from . import errors
-from ._base import Destination, DownloadResult, Operation, Page, _drop_none
+from ._base import Destination, DownloadResult, Operation, Page, ResponseInfo, _drop_none
 from ._generated import BASE_PATH, OPERATIONS, GeneratedResources, TokenResponse
 from ._version import __version__
 
@@ -38,27 +38,6 @@ _RETRY_IF_REPEATABLE = (502, 504)
 _IDEMPOTENT_METHODS = ("GET", "HEAD", "PUT", "DELETE", "OPTIONS")
 _CHUNK = 64 * 1024
 _UNSET: Any = object()
-
-
-class ResponseInfo(NamedTuple):
-    """Status and headers of a successful response: ``result.last_response`` (or ``response_of(result)``)."""
-
-    status: int
-    headers: Dict[str, str]
-    #: ``X-Request-ID``.
-    request_id: Optional[str]
-    #: ``Idempotent-Replayed: true``: a create answered from the stored first response.
-    idempotent_replayed: bool
-    #: The ``Idempotency-Key`` a create was sent with (generated unless given).
-    idempotency_key: Optional[str] = None
-    #: ``RateLimit`` (IETF draft), e.g. ``"per-credential";r=118;t=42``.
-    rate_limit: Optional[str] = None
-    #: ``RateLimit-Policy``, e.g. ``"per-credential";q=120;w=60``.
-    rate_limit_policy: Optional[str] = None
-    #: Requests left in the window (``r=`` of ``RateLimit``).
-    rate_limit_remaining: Optional[int] = None
-    #: Seconds until the window resets (``t=`` of ``RateLimit``).
-    rate_limit_reset: Optional[int] = None
 
 
 class ApiObject(Dict[str, Any]):

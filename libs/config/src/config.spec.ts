@@ -11,6 +11,28 @@ describe('loadConfig', () => {
     expect(config.tokenLifetimeSeconds).toBeLessThanOrEqual(3600);
   });
 
+  it('keeps telemetry and the audit trail for ever by default, and never the trail shorter than telemetry', () => {
+    expect(loadConfig({})).toMatchObject({ telemetryRetentionDays: null, auditRetentionDays: null });
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '365', AUDIT_RETENTION_DAYS: '365' })).toMatchObject({ telemetryRetentionDays: 365, auditRetentionDays: 365 });
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '365', AUDIT_RETENTION_DAYS: '3650' }).auditRetentionDays).toBe(3650);
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '90' })).toMatchObject({ telemetryRetentionDays: 90, auditRetentionDays: null });
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+      return [];
+    };
+    expect(problems({ TELEMETRY_RETENTION_DAYS: '730', AUDIT_RETENTION_DAYS: '365' })).toEqual([
+      'AUDIT_RETENTION_DAYS (365) must be at least TELEMETRY_RETENTION_DAYS (730): the audit trail is kept as long as the telemetry it relates to',
+    ]);
+    expect(problems({ AUDIT_RETENTION_DAYS: '3650' })).toEqual([expect.stringContaining('TELEMETRY_RETENTION_DAYS is not set') as unknown]);
+    expect(problems({ TELEMETRY_RETENTION_DAYS: '1', AUDIT_RETENTION_DAYS: '30' })).toEqual(['AUDIT_RETENTION_DAYS must be an integer between 31 and 36500 (got "30")']);
+    expect(problems({ TELEMETRY_RETENTION_DAYS: 'forever', AUDIT_RETENTION_DAYS: '400' })).toEqual(['TELEMETRY_RETENTION_DAYS must be an integer between 1 and 36500 (got "forever")']);
+  });
+
   it('reads the webhook isolation and retention settings', () => {
     expect(loadConfig({})).toMatchObject({
       webhookConcurrency: 64,
@@ -20,7 +42,10 @@ describe('loadConfig', () => {
       webhookMaxEndpointsPerAccount: 20,
       webhookRetentionDays: 30,
       webhookRecoveryMaxEvents: 10_000,
+      webhookMaxIdleSockets: 128,
     });
+    expect(loadConfig({ WEBHOOK_MAX_IDLE_SOCKETS: '0' }).webhookMaxIdleSockets).toBe(0);
+    expect(() => loadConfig({ WEBHOOK_MAX_IDLE_SOCKETS: '-1' })).toThrow(/WEBHOOK_MAX_IDLE_SOCKETS/);
     expect(loadConfig({ WEBHOOK_CONCURRENCY: '10' }).webhookConcurrencyPerAccount).toBe(3);
     expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '40' }).webhookConcurrencyPerAccount).toBe(40);
     expect(loadConfig({ WEBHOOK_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,2001:db8::53,[2001:db8::53]:5353' }).webhookDnsServers).toEqual([
@@ -41,6 +66,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ AMQP_QUEUE_TYPE: ' Quorum ', AMQP_DELIVERY_LIMIT: '5', AMQP_INGEST_DELIVERY_LIMIT: '50' }).amqpQueues).toEqual({ type: 'quorum', eventsDeliveryLimit: 5, ingestDeliveryLimit: 50 });
     expect(() => loadConfig({ AMQP_QUEUE_TYPE: 'stream' })).toThrow(/AMQP_QUEUE_TYPE must be classic or quorum/);
     expect(() => loadConfig({ AMQP_DELIVERY_LIMIT: '0' })).toThrow(ConfigError);
+  });
+
+  it('reads AMQP_URL as one URL or a comma-separated list of cluster nodes, checking every entry', () => {
+    expect(loadConfig({})).toMatchObject({ amqpUrls: ['amqp://guest:guest@127.0.0.1:5672'], amqpUrl: 'amqp://guest:guest@127.0.0.1:5672' });
+    expect(loadConfig({ AMQP_URL: 'amqp://u:p@rabbit1:5672' }).amqpUrls).toEqual(['amqp://u:p@rabbit1:5672']);
+    const list = loadConfig({ AMQP_URL: ' amqp://u:p@rabbit1:5672/v , amqps://u:p@rabbit2:5671/v,amqp://u:p@rabbit3/v ' });
+    expect(list.amqpUrls).toEqual(['amqp://u:p@rabbit1:5672/v', 'amqps://u:p@rabbit2:5671/v', 'amqp://u:p@rabbit3/v']);
+    expect(list.amqpUrl).toBe('amqp://u:p@rabbit1:5672/v');
+    expect(() => loadConfig({ AMQP_URL: 'amqp://u:s3cret@rabbit1,http://u:s3cret@rabbit2' })).toThrow(/AMQP_URL must be a URL of scheme amqp or amqps with a host \(entry 2 of the list\)/);
+    expect(() => loadConfig({ AMQP_URL: 'amqp://u:s3cret@rabbit1,,amqp://u:s3cret@rabbit3' })).toThrow(/AMQP_URL has an empty entry \(entry 2 of the list\)/);
+    expect(() => loadConfig({ AMQP_URL: 'amqp://u:s3cret@rabbit1,rabbit2' })).not.toThrow(/s3cret/);
   });
 
   it('switches the ingest consumers and the outbox relay off with the same words', () => {

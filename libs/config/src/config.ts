@@ -29,6 +29,12 @@ export interface AppConfig {
    */
   databaseDirectUrl: string;
   /**
+   * A PostgreSQL streaming replica (DATABASE_REPLICA_URL) for the reads that may lag: lists,
+   * telemetry pages and buckets, tracking, report downloads, never more than maxLagMs behind
+   * (DATABASE_REPLICA_MAX_LAG_MS, default 5000); undefined: every read on the primary.
+   */
+  databaseReplica: { url: string; maxLagMs: number } | undefined;
+  /**
    * What the pooled connections (DATABASE_URL) may rely on: named prepared statements
    * (DB_PREPARED_STATEMENTS) and the timeouts sent as startup parameters (DB_SESSION_PARAMETERS).
    * Both on by default; off behind a transaction pooler.
@@ -40,6 +46,12 @@ export interface AppConfig {
   migrateOnStart: boolean;
   /** Bounded waits on PostgreSQL: pool checkout, one statement, an idle open transaction. */
   databaseTimeouts: { connectionTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+  /**
+   * The broker's nodes (AMQP_URL: one URL, or a comma-separated list naming every node of a
+   * cluster). The apps' connections try them in turn and move to the next one when a node is lost.
+   */
+  amqpUrls: string[];
+  /** The first of `amqpUrls`: for one-off connections (tools, tests) that need no failover. */
   amqpUrl: string;
   /** Prefix for exchange and queue names, so that several deployments or test runs can share a broker. */
   amqpPrefix: string;
@@ -74,6 +86,11 @@ export interface AppConfig {
   webhookConnectTimeoutMs: number;
   /** Attempts in flight in one dispatcher process. */
   webhookConcurrency: number;
+  /**
+   * Idle keep-alive sockets one dispatcher process keeps over all receiver origins together
+   * (WEBHOOK_MAX_IDLE_SOCKETS); past it the least recently used closes (TLS sessions are resumed).
+   */
+  webhookMaxIdleSockets: number;
   /** Attempts in flight to one endpoint in one dispatcher process: a slow receiver cannot take every slot. */
   webhookConcurrencyPerEndpoint: number;
   /** Attempts in flight for one account in one dispatcher process: one tenant cannot take every slot (default a quarter of webhookConcurrency). */
@@ -86,6 +103,17 @@ export interface AppConfig {
   webhookMaxEndpointsPerAccount: number;
   /** Bodies of closed deliveries are deleted after this many days by the api's housekeeping; the attempt log keeps its last 100 per endpoint. */
   webhookRetentionDays: number;
+  /**
+   * How long this deployment keeps telemetry, in days (null: for ever). The service never deletes
+   * telemetry itself; operators who drop old telemetry partitions declare it here, and the audit
+   * trail is never kept shorter (AUDIT_RETENTION_DAYS).
+   */
+  telemetryRetentionDays: number | null;
+  /**
+   * Audit records older than this many days are dropped by the hourly housekeeping, a whole
+   * monthly partition at a time (null: kept for ever). Never shorter than telemetryRetentionDays.
+   */
+  auditRetentionDays: number | null;
   /** Most events one "recover failed deliveries since …" run queues (panel and `webhooks:recover`); a larger backlog takes several runs. */
   webhookRecoveryMaxEvents: number;
   /** Unacknowledged event messages the dispatcher holds at once. */
@@ -165,6 +193,43 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+/** The shortest audit retention: a month is what one housekeeping drop removes. */
+export const MIN_AUDIT_RETENTION_DAYS = 31;
+
+/**
+ * TELEMETRY_RETENTION_DAYS and AUDIT_RETENTION_DAYS, unset meaning "for ever". The trail is kept at
+ * least as long as the telemetry it relates to (EU GDP, 21 CFR Part 11 §11.10(e)): a shorter one,
+ * or one at all while telemetry is kept for ever, is refused.
+ */
+export function parseRetention(env: Env): { telemetryRetentionDays: number | null; auditRetentionDays: number | null } {
+  const problems: string[] = [];
+  const days = (name: string, min: number): number | null => {
+    if (env[name] === undefined || env[name] === '') return null;
+    try {
+      return integer(env, name, 0, min, 36_500);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return null;
+    }
+  };
+  const telemetryRetentionDays = days('TELEMETRY_RETENTION_DAYS', 1);
+  const auditRetentionDays = days('AUDIT_RETENTION_DAYS', MIN_AUDIT_RETENTION_DAYS);
+  if (auditRetentionDays !== null && problems.length === 0) {
+    if (telemetryRetentionDays === null) {
+      problems.push(
+        `AUDIT_RETENTION_DAYS (${auditRetentionDays}) would drop audit records of telemetry that is kept for ever (TELEMETRY_RETENTION_DAYS is not set): unset AUDIT_RETENTION_DAYS, or declare the telemetry retention`,
+      );
+    } else if (auditRetentionDays < telemetryRetentionDays) {
+      problems.push(
+        `AUDIT_RETENTION_DAYS (${auditRetentionDays}) must be at least TELEMETRY_RETENTION_DAYS (${telemetryRetentionDays}): the audit trail is kept as long as the telemetry it relates to`,
+      );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { telemetryRetentionDays, auditRetentionDays };
+}
+
 function boolean(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   return raw === '1' || raw === 'true' || raw === 'yes';
@@ -215,6 +280,29 @@ function checkUrl(env: Env, name: string, protocols: string[], example: string):
     throw new ConfigError(`${name} must be a URL of scheme ${protocols.join(' or ')} with a host, such as ${example}`);
   }
   return value;
+}
+
+const AMQP_EXAMPLE = 'amqp://user:password@rabbitmq:5672';
+const DEFAULT_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
+
+/**
+ * AMQP_URL: one amqp(s) URL, or a comma-separated list of them (the nodes of one cluster; a comma
+ * in a password is written %2C). Every entry is checked; messages name the entry by position only.
+ */
+function parseAmqpUrls(raw: string | undefined): string[] {
+  const value = (raw ?? '').trim();
+  if (value === '') return [DEFAULT_AMQP_URL];
+  const entries = value.split(',').map((entry) => entry.trim());
+  const where = (index: number): string => (entries.length > 1 ? ` (entry ${index + 1} of the list)` : '');
+  entries.forEach((entry, index) => {
+    if (entry === '') throw new ConfigError(`AMQP_URL has an empty entry${where(index)}: expected one URL such as ${AMQP_EXAMPLE}, or a comma-separated list of them`);
+    const url = parsedUrl(entry);
+    if (!url) throw new ConfigError(`AMQP_URL is not a URL${where(index)}: expected one such as ${AMQP_EXAMPLE}, or a comma-separated list of them`);
+    if (!['amqp:', 'amqps:'].includes(url.protocol) || url.hostname === '') {
+      throw new ConfigError(`AMQP_URL must be a URL of scheme amqp or amqps with a host${where(index)}, such as ${AMQP_EXAMPLE}, or a comma-separated list of them`);
+    }
+  });
+  return entries;
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -357,7 +445,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const postgresExample = 'postgresql://user:password@db.internal:5432/coldchain';
   attempt(() => checkUrl(env, 'DATABASE_URL', ['postgres', 'postgresql'], postgresExample), undefined);
   attempt(() => checkUrl(env, 'DATABASE_DIRECT_URL', ['postgres', 'postgresql'], postgresExample), undefined);
-  attempt(() => checkUrl(env, 'AMQP_URL', ['amqp', 'amqps'], 'amqp://user:password@rabbitmq:5672'), undefined);
+  attempt(() => checkUrl(env, 'DATABASE_REPLICA_URL', ['postgres', 'postgresql'], postgresExample), undefined);
+  const replicaMaxLagMs = int('DATABASE_REPLICA_MAX_LAG_MS', 5000, 100, 600_000);
+  const amqpUrls = attempt(() => parseAmqpUrls(env.AMQP_URL), [DEFAULT_AMQP_URL]);
   attempt(() => checkUrl(env, 'PUBLIC_BASE_URL', ['http', 'https'], 'https://api.example.com'), undefined);
   attempt(() => checkUrl(env, 'SMTP_URL', ['smtp', 'smtps'], 'smtp://user:password@mail.internal:587'), undefined);
   const port = int('PORT', 3000, 0, 65535);
@@ -378,6 +468,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     opsHost: attempt(() => parseOpsHost(env.OPS_HOST), '127.0.0.1'),
     databaseUrl,
     databaseDirectUrl: env.DATABASE_DIRECT_URL || databaseUrl,
+    databaseReplica: env.DATABASE_REPLICA_URL ? { url: env.DATABASE_REPLICA_URL, maxLagMs: replicaMaxLagMs } : undefined,
     databaseSession: {
       preparedStatements: attempt(() => onOffSwitch(env, 'DB_PREPARED_STATEMENTS'), true),
       sessionParameters: attempt(() => onOffSwitch(env, 'DB_SESSION_PARAMETERS'), true),
@@ -389,7 +480,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       statementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
       idleInTransactionTimeoutMs: int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
     },
-    amqpUrl: env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+    amqpUrls,
+    amqpUrl: amqpUrls[0],
     amqpPrefix: env.AMQP_PREFIX || 'coldchain',
     amqpQueues: {
       type: attempt(() => parseQueueType(env.AMQP_QUEUE_TYPE), 'classic'),
@@ -414,11 +506,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookConnectTimeoutMs: Math.min(webhookTimeoutMs, int('WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 50, 10_000)),
     webhookConcurrency,
     webhookConcurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
+    webhookMaxIdleSockets: int('WEBHOOK_MAX_IDLE_SOCKETS', 128, 0, 100_000),
     webhookConcurrencyPerAccount: int('WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.ceil(webhookConcurrency / 4), 1, 10_000),
     webhookDnsServers: attempt(() => parseDnsServers(env.WEBHOOK_DNS_SERVERS), undefined),
     webhookDnsTimeoutMs: int('WEBHOOK_DNS_TIMEOUT_MS', 3000, 50, 10_000),
     webhookMaxEndpointsPerAccount: int('WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 20, 1, 10_000),
     webhookRetentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+    ...attempt(() => parseRetention(env), { telemetryRetentionDays: null, auditRetentionDays: null }),
     webhookRecoveryMaxEvents: int('WEBHOOK_RECOVERY_MAX_EVENTS', 10_000, 1, 1_000_000),
     webhookPrefetch: int('WEBHOOK_PREFETCH', 50, 1, 10_000),
     webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),

@@ -1,6 +1,7 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { AUDIT_CONTEXT_OPTION, auditedPgDriver } from './audit/audited-pool';
 
 /** How long PostgreSQL work may wait; 0 disables a bound (migrations run without a statement bound). */
 export interface DatabaseTimeouts {
@@ -60,6 +61,8 @@ export function dataSourceOptions(
 ): DataSourceOptions {
   return {
     type: 'postgres',
+    // The pool that hands each connection the caller's audit context (see AuditedPool).
+    driver: auditedPgDriver,
     url: databaseUrl,
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -71,6 +74,8 @@ export function dataSourceOptions(
       application_name: 'coldchain',
       ...poolTimeouts(timeouts, session.sessionParameters),
       [PREPARED_STATEMENTS_OPTION]: session.preparedStatements,
+      // The audit context is a session setting: it needs the same one-session-per-checkout as prepared statements.
+      [AUDIT_CONTEXT_OPTION]: session.preparedStatements,
     },
   };
 }

@@ -5,3 +5,6 @@ export * from './sql';
 export * from './pg-listener';
 export * from './database.repository';
 export * from './startup-checks';
+export * from './replica';
+export * from './audit';
+export * from './connection-failure';

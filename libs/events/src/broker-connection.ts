@@ -5,8 +5,12 @@ export interface BrokerLogger {
   warn(object: Record<string, unknown>, message: string): void;
 }
 
+/** One broker URL, or the URLs of every node of one cluster (AMQP_URL as a list). */
+export type BrokerAddress = string | readonly string[];
+
 export interface BrokerConnectionOptions {
-  url: string;
+  /** Several URLs: the nodes of one cluster, tried in turn (see BrokerConnection). */
+  url: BrokerAddress;
   /** Shown in the RabbitMQ management UI. */
   name: string;
   /** Declares topology and opens channels; a failure closes the connection and retries. */
@@ -16,6 +20,8 @@ export interface BrokerConnectionOptions {
   logger?: BrokerLogger;
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /** Longest wait for a node to accept a connection (a host that vanished never refuses): then the next is tried. */
+  connectTimeoutMs?: number;
   /** Longest wait for the broker to acknowledge a close (a blocked broker may never): then the socket is destroyed. */
   closeTimeoutMs?: number;
 }
@@ -30,15 +36,26 @@ export class BrokerUnavailableError extends Error {
 /**
  * One AMQP connection that keeps itself up: connects in the background, reconnects with capped
  * exponential backoff (full jitter) after any loss, and runs `setup` on each new connection.
+ *
+ * With several URLs (the nodes of a cluster) each attempt goes to the next node in turn: after a
+ * lost connection the first attempt already goes to another node than the one just lost, and a
+ * node that refuses or does not answer within `connectTimeoutMs` costs one short backoff step, so
+ * a surviving node is reached within a second or so. The connection stays on the node it reached
+ * (no move back when the lost node returns).
  */
 export class BrokerConnection {
+  private readonly urls: readonly string[];
+  /** The URL the next attempt uses. */
+  private next = 0;
   private model: ChannelModel | null = null;
   private stopped = true;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private waiters: Array<() => void> = [];
 
-  constructor(private readonly options: BrokerConnectionOptions) {}
+  constructor(private readonly options: BrokerConnectionOptions) {
+    this.urls = brokerUrls(options.url);
+  }
 
   get connected(): boolean {
     return this.model !== null;
@@ -110,8 +127,11 @@ export class BrokerConnection {
     if (this.stopped) return;
     let model: ChannelModel | null = null;
     let closed = false;
+    const url = this.urls[this.next];
+    // Whatever happens to this connection, the next attempt goes to the next node.
+    this.next = (this.next + 1) % this.urls.length;
     try {
-      model = await connect(this.options.url, { clientProperties: { connection_name: this.options.name } });
+      model = await connect(url, { clientProperties: { connection_name: this.options.name }, timeout: this.options.connectTimeoutMs ?? 5000 });
       model.on('error', () => undefined); // 'close' follows and drives the reconnect
       model.on('close', () => {
         closed = true;
@@ -127,7 +147,7 @@ export class BrokerConnection {
       }
     } catch (error) {
       if (model && !closed) await model.close().catch(() => undefined);
-      this.options.logger?.warn({ error: error instanceof Error ? error.message : String(error) }, 'RabbitMQ connection failed');
+      this.options.logger?.warn({ node: brokerNode(url), error: error instanceof Error ? error.message : String(error) }, 'RabbitMQ connection failed');
       this.scheduleReconnect();
       return;
     }
@@ -137,7 +157,7 @@ export class BrokerConnection {
     }
     this.model = model;
     this.failures = 0;
-    this.options.logger?.info({ connection: this.options.name }, 'RabbitMQ connected');
+    this.options.logger?.info({ connection: this.options.name, node: brokerNode(url) }, 'RabbitMQ connected');
     const waiters = this.waiters;
     this.waiters = [];
     for (const resolve of waiters) resolve();
@@ -159,6 +179,23 @@ export class BrokerConnection {
     const delay = Math.max(50, Math.random() * ceiling);
     this.retryTimer = setTimeout(() => void this.connect(), delay);
     this.retryTimer.unref();
+  }
+}
+
+/** The URLs of a BrokerAddress (at least one). */
+export function brokerUrls(address: BrokerAddress): readonly string[] {
+  const urls = typeof address === 'string' ? [address] : address;
+  if (urls.length === 0) throw new Error('BrokerConnection needs at least one URL');
+  return urls;
+}
+
+/** host:port of a broker URL, for logs (never the credentials or the virtual host). */
+export function brokerNode(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || (parsed.protocol === 'amqps:' ? 5671 : 5672)}`;
+  } catch {
+    return '(unparsable URL)';
   }
 }
 

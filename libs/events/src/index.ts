@@ -1,6 +1,7 @@
 export * from './event-types';
 export * from './envelope';
 export * from './outbox.repository';
+export * from './outbox-channel';
 export * from './topology';
 export * from './broker-connection';
 export * from './event-signature';

@@ -5,7 +5,6 @@ import type { EventEnvelope } from './envelope';
 import type { EventType } from './event-types';
 import { OUTBOX_QUERIES as Q } from './outbox.queries';
 
-export { OUTBOX_NOTIFY_CHANNEL } from './outbox-channel';
 
 export interface OutboxEventInput {
   accountId: AccountId;

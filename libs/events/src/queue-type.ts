@@ -74,20 +74,24 @@ export async function assertTypedQueue(channel: Channel, queue: string, settings
  * The startup check: declares the topology once on a short-lived connection, before the app
  * starts its consumers. Throws QueueTypeMismatchError when a queue exists with another type (the
  * caller refuses to start with that message); any other failure (broker unreachable, say) is left
- * to the reconnecting consumers and reported by readiness.
+ * to the reconnecting consumers and reported by readiness. With several URLs (a cluster) the first
+ * node that accepts a connection answers.
  */
-export async function checkQueueTopology(url: string, declare: (channel: Channel) => Promise<unknown>, timeoutMs = 5000): Promise<void> {
-  let model: Awaited<ReturnType<typeof connect>> | null = null;
-  try {
-    model = await connect(url, { timeout: timeoutMs });
-    model.on('error', () => undefined);
-    const channel = await model.createChannel();
-    channel.on('error', () => undefined);
-    await declare(channel);
-  } catch (error) {
-    if (error instanceof QueueTypeMismatchError) throw error;
-  } finally {
-    await model?.close().catch(() => undefined);
+export async function checkQueueTopology(url: string | readonly string[], declare: (channel: Channel) => Promise<unknown>, timeoutMs = 5000): Promise<void> {
+  for (const node of typeof url === 'string' ? [url] : url) {
+    const model = await connect(node, { timeout: timeoutMs }).catch(() => null);
+    if (!model) continue; // this node is down: ask the next one
+    try {
+      model.on('error', () => undefined);
+      const channel = await model.createChannel();
+      channel.on('error', () => undefined);
+      await declare(channel);
+    } catch (error) {
+      if (error instanceof QueueTypeMismatchError) throw error;
+    } finally {
+      await model.close().catch(() => undefined);
+    }
+    return;
   }
 }
 

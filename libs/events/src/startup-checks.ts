@@ -4,8 +4,18 @@ import { checkDatabaseAtStart, migrateDatabase, type StartupProblem } from '@app
 
 export type { StartupProblem } from '@app/database';
 
-/** Opens and closes one AMQP connection within `timeoutMs`: the broker answers and accepts the credentials. */
-export async function checkBrokerAtStart(url: string, timeoutMs: number): Promise<StartupProblem[]> {
+/**
+ * Opens and closes one AMQP connection within `timeoutMs`: the broker answers and accepts the
+ * credentials. With several URLs (the nodes of a cluster) one node that accepts is enough; when
+ * none does, each node's reason is reported.
+ */
+export async function checkBrokerAtStart(urls: string | readonly string[], timeoutMs: number): Promise<StartupProblem[]> {
+  const nodes = typeof urls === 'string' ? [urls] : urls;
+  const problems = await Promise.all(nodes.map((url) => checkBrokerNode(url, timeoutMs)));
+  return problems.some((found) => found.length === 0) ? [] : problems.flat();
+}
+
+async function checkBrokerNode(url: string, timeoutMs: number): Promise<StartupProblem[]> {
   let model: Awaited<ReturnType<typeof connect>> | null = null;
   let timer: NodeJS.Timeout | undefined;
   let late = false;
@@ -42,7 +52,7 @@ function databaseCheck(config: AppConfig, setting: string, url: string, schema: 
  * STARTUP_CHECK_TIMEOUT_MS, all at once, every problem reported.
  */
 export async function serviceProblems(config: AppConfig): Promise<StartupProblem[]> {
-  const checks = [databaseCheck(config, 'DATABASE_URL', config.databaseUrl, false, config.databaseSession), checkBrokerAtStart(config.amqpUrl, config.startupCheckTimeoutMs)];
+  const checks = [databaseCheck(config, 'DATABASE_URL', config.databaseUrl, false, config.databaseSession), checkBrokerAtStart(config.amqpUrls, config.startupCheckTimeoutMs)];
   if (config.databaseDirectUrl !== config.databaseUrl) checks.push(databaseCheck(config, 'DATABASE_DIRECT_URL', config.databaseDirectUrl, false));
   return (await Promise.all(checks)).flat();
 }

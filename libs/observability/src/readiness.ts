@@ -2,6 +2,11 @@
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /**
+   * Advisory: its failure degrades the service without making it unready (a read replica away:
+   * reads go to the primary). Reported by name in `degraded`; readiness stays ok.
+   */
+  advisory?: boolean;
 }
 
 export class ReadinessRegistry {
@@ -11,8 +16,9 @@ export class ReadinessRegistry {
     this.checks.push(check);
   }
 
-  async run(): Promise<{ ok: boolean; checks: Record<string, string> }> {
+  async run(): Promise<{ ok: boolean; checks: Record<string, string>; degraded: string[] }> {
     const results: Record<string, string> = {};
+    const degraded: string[] = [];
     let ok = true;
     await Promise.all(
       this.checks.map(async (c) => {
@@ -23,11 +29,12 @@ export class ReadinessRegistry {
           ]);
           results[c.name] = 'ok';
         } catch (error) {
-          ok = false;
+          if (c.advisory) degraded.push(c.name);
+          else ok = false;
           results[c.name] = error instanceof Error ? `failing: ${error.message}` : 'failing';
         }
       }),
     );
-    return { ok, checks: results };
+    return { ok, checks: results, degraded: degraded.sort() };
   }
 }

@@ -28,6 +28,7 @@ export const ALL_SCOPES = [
   'users:read',
   'users:write',
   'users:invite',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

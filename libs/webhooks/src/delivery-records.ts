@@ -17,4 +17,27 @@ export interface NewDelivery {
   body: Buffer;
 }
 
-// insertDelivery, notifyDeliveryWorkers and cancelPendingDeliveries are in ./store/webhooks.repository.
+/**
+ * An event's delivery outcome, over its deliveries (the event log's filter and column). Per
+ * endpoint: `delivered` once any delivery of the event to it got a 2xx; else `failing` while a
+ * delivery is pending after a failed attempt (the dispatcher retries it); else `pending` while one
+ * is queued and not yet attempted; else `failed` (retries given up, or cancelled when the endpoint
+ * was disabled). An event's outcome is that of its worst endpoint, in this order:
+ * failed > failing > pending > delivered.
+ */
+export const EVENT_OUTCOMES = ['delivered', 'pending', 'failing', 'failed'] as const;
+export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
+
+/** The event log's filters; null: any. `from` is inclusive, `to` exclusive (the time the event was first queued). */
+export interface EventLogFilter {
+  type: string | null;
+  outcome: EventOutcome | null;
+  from: Date | null;
+  to: Date | null;
+  /** Events sent (or being sent) to this endpoint of the account, with their outcome there. */
+  endpoint?: string | null;
+}
+
+export const isEventOutcome = (value: string): value is EventOutcome => (EVENT_OUTCOMES as readonly string[]).includes(value);
+
+// insertDelivery, notifyDeliveryWorkers and cancelPendingDeliveries are in ./store/webhook-deliveries.repository.

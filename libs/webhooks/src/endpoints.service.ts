@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { DataSource } from 'typeorm';
-import { newId } from '@app/database';
+import { accountExists, newId } from '@app/database';
 import type { Db } from '@app/database/sql';
 import { EVENT_TYPES, findAccountEvent, isEventType, type EventEnvelope } from '@app/events';
 import { WEBHOOK_TEST_EVENT_TYPE } from '@app/webhook-kit';
@@ -24,10 +24,9 @@ import { encryptSecret, generateSigningSecret } from './secret-box';
 import { WebhookDnsResolver } from './dns-resolver';
 import { endpointHealth, type EndpointHealth, HEALTH_LONG_HOURS, HEALTH_SHORT_HOURS, type HealthTotals, successTotals, windowStart } from './health';
 import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './target-policy';
+import { cancelPendingDeliveries, insertDelivery } from './store/webhook-deliveries.repository';
 import {
-  accountExists,
   accountOfEndpoint,
-  cancelPendingDeliveries,
   countEndpoints,
   deleteEndpoint,
   endpointSuccessTotals,
@@ -35,7 +34,6 @@ import {
   enableEndpoint,
   findEndpoint,
   findSentEventBody,
-  insertDelivery,
   insertEndpoint,
   listAttempts,
   listEndpoints,
@@ -44,7 +42,7 @@ import {
   rotateEndpointSecret,
   updateEndpoint,
   type WebhookEndpointRow as EndpointRow,
-} from './store/webhooks.repository';
+} from './store/webhook-endpoints.repository';
 
 export const ATTEMPTS_VISIBLE = 100;
 export const DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT = 20;
@@ -250,6 +248,9 @@ export class WebhookEndpointsService {
       status_code: row.status_code,
       error: row.error,
       duration_ms: row.duration_ms,
+      origin: row.origin,
+      recovered: row.recovered === true || row.origin === 'recover',
+      delivery_status: row.delivery_status,
     }));
   }
 

@@ -1,5 +1,5 @@
 import type { AccountId } from '@app/vocabulary';
-import type { DeliveryOrigin } from './delivery-records';
+import type { DeliveryOrigin, DeliveryStatus } from './delivery-records';
 
 /**
  * How an endpoint's requests are signed. `service-v1`: the spec's X-Service-* headers (the
@@ -60,6 +60,12 @@ export interface WebhookAttemptView {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
+  /** Who queued the attempt's delivery: the fan-out (`event`), a hand resend, a test, a recovery; null once it is pruned. */
+  origin: DeliveryOrigin | null;
+  /** The delivery was queued by a recovery (origin `recover`, or `event` for an event the endpoint never got). */
+  recovered: boolean;
+  /** Where the attempt's delivery stands now: a failed attempt's retries may since have succeeded, failed or been cancelled. */
+  delivery_status: DeliveryStatus | null;
 }
 
 export interface QueuedWebhookDelivery {

@@ -2,23 +2,11 @@ import type { DataSource } from 'typeorm';
 import { EVENT_TYPES } from '@app/events';
 import { WEBHOOK_TEST_EVENT_TYPE } from '@app/webhook-kit';
 import { UUID_PATTERN as UUID, type AccountId, type TimeAndId } from '@app/vocabulary';
-import type { DeliveryOrigin, DeliveryStatus } from './delivery-records';
+import { EVENT_OUTCOMES, type DeliveryOrigin, type DeliveryStatus, type EventOutcome } from './delivery-records';
 import { WebhookNotFoundError } from './endpoints.errors';
 import type { WebhookAttemptView } from './endpoints.types';
 import { findEventAttempts, findEventBody, findEventDeliveries, findScanFrontier, listEventLog, type EventLogRow } from './store/webhook-event-log.repository';
-
-/**
- * An event's delivery outcome, over its deliveries (the event log's filter and column). Per
- * endpoint: `delivered` once any delivery of the event to it got a 2xx; else `failing` while a
- * delivery is pending after a failed attempt (the dispatcher retries it); else `pending` while one
- * is queued and not yet attempted; else `failed` (retries given up, or cancelled when the endpoint
- * was disabled). An event's outcome is that of its worst endpoint, in this order:
- * failed > failing > pending > delivered.
- */
-export const EVENT_OUTCOMES = ['delivered', 'pending', 'failing', 'failed'] as const;
-export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
-
-export const isEventOutcome = (value: string): value is EventOutcome => (EVENT_OUTCOMES as readonly string[]).includes(value);
+import type { EventLogFilter } from './delivery-records';
 
 /** The types an event of the log can have: the published ones and the panel's test event. */
 export const EVENT_LOG_TYPES: readonly string[] = [...EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE];
@@ -34,14 +22,6 @@ export function endpointOutcome(deliveries: ReadonlyArray<{ status: DeliveryStat
 /** The worst of several endpoints' outcomes (an event with no delivery left counts as delivered). */
 export function worstOutcome(outcomes: readonly EventOutcome[]): EventOutcome {
   return outcomes.reduce<EventOutcome>((worst, o) => (EVENT_OUTCOMES.indexOf(o) > EVENT_OUTCOMES.indexOf(worst) ? o : worst), 'delivered');
-}
-
-/** The log's filters; null: any. `from` is inclusive, `to` exclusive (the time the event was first queued). */
-export interface EventLogFilter {
-  type: string | null;
-  outcome: EventOutcome | null;
-  from: Date | null;
-  to: Date | null;
 }
 
 export interface EventLogEntry {
@@ -175,6 +155,9 @@ export class WebhookEventLog {
         status_code: a.status_code,
         error: a.error,
         duration_ms: a.duration_ms,
+        origin: a.origin,
+        recovered: a.recovered === true || a.origin === 'recover',
+        delivery_status: a.delivery_status,
       });
     }
     const first = deliveries.reduce((a, b) => (b.created_at < a.created_at ? b : a));

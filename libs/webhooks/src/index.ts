@@ -8,5 +8,6 @@ export * from './dns-resolver';
 export * from './retention';
 export * from './health';
 export * from './recovery';
-export * from './store/webhooks.repository';
+export * from './history-pruning';
+export * from './delivery-queue';
 export * from './event-log';

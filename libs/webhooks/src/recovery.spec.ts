@@ -1,4 +1,5 @@
-import { parseRecoverySince } from './recovery';
+import type { DataSource } from 'typeorm';
+import { parseRecoverySince, WebhookRecovery } from './recovery';
 import { WebhookInputError } from './endpoints.errors';
 
 describe('parseRecoverySince', () => {
@@ -12,6 +13,12 @@ describe('parseRecoverySince', () => {
     expect(parseRecoverySince('2024-02-29T00:00Z').toISOString()).toBe('2024-02-29T00:00:00.000Z');
   });
 
+  it('accepts the panel\'s own way of writing a time: "2026-11-26 06:00 UTC"', () => {
+    expect(parseRecoverySince('2026-11-26 06:00 UTC').toISOString()).toBe('2026-11-26T06:00:00.000Z');
+    expect(parseRecoverySince('2026-11-26 06:00:30 utc').toISOString()).toBe('2026-11-26T06:00:30.000Z');
+    expect(() => parseRecoverySince('2026-11-26 06:00+01:00 UTC')).toThrow(WebhookInputError);
+  });
+
   it.each(['', 'yesterday', '2026-11-26', '2026-11-26  06:00', '2026-02-30T00:00', '2026-13-01T00:00', '2026-11-26T24:00', '2026-11-26T06:60', '1700000000'])(
     'refuses %p as a since field problem',
     (value) => {
@@ -23,4 +30,24 @@ describe('parseRecoverySince', () => {
       }
     },
   );
+});
+
+describe('WebhookRecovery.presets', () => {
+  const now = new Date('2026-11-28T09:41:37.500Z');
+  const recovery = (retentionDays: number) => new WebhookRecovery({} as DataSource, { retentionDays, now: () => now });
+
+  it('offers the last hour, since the endpoint started failing, and the last 24 hours, each to the minute', () => {
+    expect(recovery(30).presets({ since: '2026-11-28T02:11:00.000Z', fromFailures: true })).toEqual([
+      { key: 'last-hour', since: '2026-11-28T08:41:00.000Z' },
+      { key: 'failing-since', since: '2026-11-28T02:11:00.000Z' },
+      { key: 'last-24-hours', since: '2026-11-27T09:41:00.000Z' },
+    ]);
+  });
+
+  it('leaves out "since it started failing" when nothing failed, and keeps 24 hours within a one-day retention', () => {
+    expect(recovery(1).presets({ since: '2026-11-27T09:41:00.000Z', fromFailures: false })).toEqual([
+      { key: 'last-hour', since: '2026-11-28T08:41:00.000Z' },
+      { key: 'last-24-hours', since: '2026-11-27T09:42:00.000Z' },
+    ]);
+  });
 });

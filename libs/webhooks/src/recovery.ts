@@ -1,7 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
 import { WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
-import { failingSince, findEndpoint, lockEndpointForRecovery, notifyDeliveryWorkers, queueRecoveredDeliveries } from './store/webhooks.repository';
+import { notifyDeliveryWorkers } from './store/webhook-deliveries.repository';
+import { findEndpoint } from './store/webhook-endpoints.repository';
+import { countRecoverableEvents, failingSince, lockEndpointForRecovery, queueRecoveredDeliveries } from './store/webhook-maintenance.repository';
 
 /** Most events one recovery queues (WEBHOOK_RECOVERY_MAX_EVENTS): a larger backlog takes several runs. */
 export const DEFAULT_RECOVERY_MAX_EVENTS = 10_000;
@@ -45,14 +47,32 @@ export interface WebhookRecoverySuggestion {
   fromFailures: boolean;
 }
 
+/** What a recovery from `since` would queue now (the panel shows it before sending). */
+export interface WebhookRecoveryPreview {
+  since: string;
+  /** Events a run from `since` would queue now, at most `limit`. */
+  count: number;
+  limit: number;
+  /** More than `limit` are waiting: one run queues `limit`, the next the rest. */
+  more: boolean;
+}
+
+/** The recovery form's quick choices, each a start time to the minute. */
+export type WebhookRecoveryPresetKey = 'last-hour' | 'failing-since' | 'last-24-hours';
+export interface WebhookRecoveryPreset {
+  key: WebhookRecoveryPresetKey;
+  since: string;
+}
+
 const SINCE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:\d{2})?$/i;
 
 /**
  * A recovery's start time: ISO 8601 date and time (`2026-11-26T06:00` or `2026-11-26 06:00`, seconds
- * and fractions optional); without a zone (a datetime-local field) it is UTC, as every time the panel shows.
+ * and fractions optional, "UTC" or a zone offset optional); without a zone it is UTC, as every time the panel shows.
  */
 export function parseRecoverySince(value: string): Date {
-  const text = value.trim().replace(' ', 'T');
+  // "… UTC" is how the panel writes times; a zone offset as well is not a time.
+  const text = value.trim().replace(' ', 'T').replace(/(:\d{2}(?:\.\d+)?)\s+UTC$/i, '$1Z');
   const match = SINCE.exec(text);
   const valid =
     match !== null &&
@@ -102,13 +122,40 @@ export class WebhookRecovery {
     return new Date(this.now().getTime() - this.options.retentionDays * 86_400_000);
   }
 
-  async recover(accountId: AccountId, endpointId: string, since: Date): Promise<WebhookRecoveryResult> {
+  /** Refuses what `recover` refuses: another account's endpoint, no time, a future time, one past the retention period. */
+  private check(accountId: AccountId, endpointId: string, since: Date): void {
     if (!UUID.test(accountId) || !UUID.test(endpointId)) throw new WebhookNotFoundError(`no webhook endpoint ${endpointId}`);
     if (Number.isNaN(since.getTime())) throw new WebhookInputError('since', 'not a time');
     if (since.getTime() > this.now().getTime()) throw new WebhookInputError('since', 'is in the future');
     if (since.getTime() < this.earliest().getTime()) {
       throw new WebhookInputError('since', `reaches back more than ${this.options.retentionDays} days: older events are no longer stored`);
     }
+  }
+
+  /**
+   * How many events `recover` would queue from `since` now (one statement, counting at most one
+   * more than a run's limit). A disabled endpoint, or another account's, has none.
+   */
+  async preview(accountId: AccountId, endpointId: string, since: Date): Promise<WebhookRecoveryPreview> {
+    this.check(accountId, endpointId, since);
+    const count = await countRecoverableEvents(this.dataSource, accountId, endpointId, since, END_OF_TIME, this.maxEvents + 1);
+    return { since: since.toISOString(), count: Math.min(count, this.maxEvents), limit: this.maxEvents, more: count > this.maxEvents };
+  }
+
+  /** The quick choices: the last hour, since the endpoint started failing (when it did), the last 24 hours (within the retention period). */
+  presets(suggestion: WebhookRecoverySuggestion): WebhookRecoveryPreset[] {
+    const now = this.now().getTime();
+    const earliest = this.earliest().getTime();
+    const ago = (ms: number): string => (now - ms > earliest ? startOfMinute(now - ms) : startOfMinute(earliest + 60_000)).toISOString();
+    return [
+      { key: 'last-hour' as const, since: ago(3_600_000) },
+      ...(suggestion.fromFailures ? [{ key: 'failing-since' as const, since: suggestion.since }] : []),
+      { key: 'last-24-hours' as const, since: ago(86_400_000) },
+    ];
+  }
+
+  async recover(accountId: AccountId, endpointId: string, since: Date): Promise<WebhookRecoveryResult> {
+    this.check(accountId, endpointId, since);
     const end = this.now().getTime();
     let queued = 0;
     for (let from = since; ; ) {

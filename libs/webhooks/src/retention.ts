@@ -12,4 +12,4 @@ export interface WebhookPruneResult {
   hourlyStats: number;
 }
 
-// pruneWebhookHistory, which enforces these bounds, is in ./store/webhooks.repository.
+// pruneWebhookHistory, which enforces these bounds, is in ./history-pruning.

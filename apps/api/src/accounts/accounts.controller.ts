@@ -9,7 +9,7 @@ import { UuidParam } from '../common/params';
 import { PublicApiController } from '../common/public-api-controller';
 import { AccountsService } from '@app/domain';
 import { AccountDto, UpdateAccountDto } from './dto/account.dto';
-import { type AccountId, BY_UUID } from '@app/vocabulary';
+import { BY_UUID } from '@app/vocabulary';
 
 @PublicApiController('accounts', 'Accounts', { tenant: false })
 @TenantFree()
@@ -35,7 +35,7 @@ export class AccountsController {
   @ApiOperation({ summary: 'Safe profile fields of an allow-listed company' })
   @ApiOkResponse({ type: AccountDto })
   @ApiResponse(problemResponse(404, 'Not on the allow-list, not active, or unknown (`not_found`).'))
-  async get(@UuidParam('account_id') accountId: AccountId, @CurrentPrincipal() principal: Principal): Promise<AccountDto> {
+  async get(@UuidParam('account_id') accountId: string, @CurrentPrincipal() principal: Principal): Promise<AccountDto> {
     return AccountDto.from(await this.accounts.get(principal.accountIds, accountId));
   }
 
@@ -49,7 +49,7 @@ export class AccountsController {
   @ApiResponse(problemResponse(400, 'Unknown or read-only field, or invalid value (`validation_failed`).'))
   @ApiResponse(problemResponse(404, 'Not on the allow-list, not active, or unknown (`not_found`).'))
   async update(
-    @UuidParam('account_id') accountId: AccountId,
+    @UuidParam('account_id') accountId: string,
     @Body() body: UpdateAccountDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<AccountDto> {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type AppLogger } from '@app/observability';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { findCredentialByClientId, touchCredential } from '@app/domain';
+import { CredentialsService } from '@app/domain';
 
 export interface CredentialRecord {
   id: string;
@@ -28,13 +28,17 @@ export class CredentialLookupService {
   private readonly touchedAt = new Map<string, number>();
 
 
+  private readonly credentials: CredentialsService;
+
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: AppLogger,
-  ) {}
+  ) {
+    this.credentials = new CredentialsService(dataSource);
+  }
 
   async findByClientId(clientId: string): Promise<CredentialRecord | null> {
-    const row = await findCredentialByClientId(this.dataSource, clientId);
+    const row = await this.credentials.findByClientId(clientId);
     if (!row) return null;
     return {
       id: row.id,
@@ -57,7 +61,7 @@ export class CredentialLookupService {
     if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
     if (this.touchedAt.size >= MAX_REMEMBERED_TOUCHES) this.touchedAt.clear();
     this.touchedAt.set(credentialId, now);
-    void touchCredential(this.dataSource, credentialId)
+    void this.credentials.recordUse(credentialId)
       // Informational only: a failure must not fail the request, but it is not hidden either.
       .catch((error: unknown) => this.logger.warn({ err: error, credentialId }, 'could not record the last use of a credential'));
   }

@@ -1,6 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, InvalidTokenError } from '@app/domain';
+import { ApiError } from '../common/api-error';
+import { InvalidTokenError } from './auth-errors';
 import { PANEL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPES, TENANT_FREE } from './auth.decorators';
 import type { Principal } from './principal';
 import { ScopesGuard } from './scopes.guard';

@@ -5,7 +5,7 @@ import { decode } from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '../config/config.module';
-import { InvalidTokenError } from '@app/domain';
+import { InvalidTokenError } from './auth-errors';
 import { CredentialLookupService } from './credential-lookup.service';
 import type { Principal } from './principal';
 

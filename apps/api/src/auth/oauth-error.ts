@@ -1,4 +1,4 @@
-import { ApiError } from '@app/domain';
+import { ApiError } from '../common/api-error';
 import type { OAuthErrorCode } from '@app/vocabulary';
 
 /** Token-endpoint errors keep the RFC 6749 §5.2 body (`error`, `error_description`), not problem details. */

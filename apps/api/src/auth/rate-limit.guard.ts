@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '@app/config';
-import { ApiError } from '@app/domain';
+import { ApiError } from '../common/api-error';
 import { ApiLimitStore } from '../common/rate-limits/api-limit-store';
 import { clientAddressKey } from '../common/rate-limits/client-address';
 import { APP_CONFIG } from '../config/config.module';

@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, InsufficientScopeError } from '@app/domain';
+import { ApiError } from '../common/api-error';
+import { InsufficientScopeError } from './auth-errors';
 import { apiGuardsStandAside, REQUIRED_SCOPES } from './auth.decorators';
 import type { AuthenticatedRequest } from './principal';
 

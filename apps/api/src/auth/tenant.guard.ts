@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '@app/domain';
+import { ApiError } from '../common/api-error';
 import { apiGuardsStandAside, TENANT_FREE } from './auth.decorators';
 import type { AuthenticatedRequest } from './principal';
 import { toAccountId } from '@app/vocabulary';

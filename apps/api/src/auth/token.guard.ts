@@ -1,7 +1,9 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ApiError, InvalidTokenError } from '@app/domain';
+import { identifyReader } from '@app/database';
+import { ApiError } from '../common/api-error';
+import { InvalidTokenError } from './auth-errors';
 import { apiGuardsStandAside } from './auth.decorators';
 import type { Principal } from './principal';
 import { isDatabaseUnavailable } from '../common/database-unavailable';
@@ -37,6 +39,8 @@ export class TokenGuard extends AuthGuard('jwt') {
       if (message === 'No auth token') throw new InvalidTokenError('An access token is required (Authorization: Bearer <token>).');
       throw new InvalidTokenError();
     }
+    // Read-your-writes is per credential (apps/api/src/database/read-replica.service.ts).
+    identifyReader((principal as unknown as Principal).credentialId);
     return principal;
   }
 }

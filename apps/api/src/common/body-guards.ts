@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError, ValidationFailedError } from '@app/domain';
+import { ValidationFailedError } from '@app/domain';
+import { ApiError } from './api-error';
 import { API_PREFIX } from './public-api-controller';
 
 const FORM_ROUTES = new Set([`/${API_PREFIX}/oauth/token`, `/${API_PREFIX}/oauth/token/`]);

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-import { ZONED_TIMESTAMP_PATTERN } from '@app/domain';
 import { ValidationFailedError } from '@app/domain';
+import { ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. Every body of the API fits in 8

@@ -43,16 +43,18 @@ export class Paginator {
   finish<K, Row, Out>(request: Request, page: PageRequest<K>, rows: Row[], position: (row: Row) => K, present: (row: Row) => Out): Page<Out> {
     const hasMore = rows.length > page.limit;
     const visible = hasMore ? rows.slice(0, page.limit) : rows;
-    let next: string | null = null;
-    if (hasMore) {
-      const url = new URL(`${this.config.publicBaseUrl}${request.path}`);
-      for (const [name, value] of Object.entries(request.query)) {
-        if (name !== 'cursor' && typeof value === 'string') url.searchParams.set(name, value);
-      }
-      url.searchParams.set('cursor', this.codec.encode(listScope(request), page.keyset.encode(position(visible[visible.length - 1]))));
-      next = url.toString();
-    }
+    const next = hasMore ? this.nextLink(request, page, position(visible[visible.length - 1])) : null;
     return { data: visible.map(present), links: { next } };
+  }
+
+  /** The absolute `links.next` of a page whose last record is at `last` (for pages built without `finish`). */
+  nextLink<K>(request: Request, page: PageRequest<K>, last: K): string {
+    const url = new URL(`${this.config.publicBaseUrl}${request.path}`);
+    for (const [name, value] of Object.entries(request.query)) {
+      if (name !== 'cursor' && typeof value === 'string') url.searchParams.set(name, value);
+    }
+    url.searchParams.set('cursor', this.codec.encode(listScope(request), page.keyset.encode(last)));
+    return url.toString();
   }
 }
 

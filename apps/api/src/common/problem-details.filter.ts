@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { ApiError, ValidationFailedError } from '@app/domain';
+import { ValidationFailedError } from '@app/domain';
+import { ApiError, asApiError, fromDomainError } from './api-error';
 import type { ErrorCode } from '@app/vocabulary';
 import { NestingTooDeepError } from './hostile-input';
 import { isDatabaseUnavailable } from './database-unavailable';
@@ -80,10 +81,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 
   private toApiError(exception: unknown, request: Request): ApiError {
-    if (exception instanceof ApiError) return exception;
+    const refusal = asApiError(exception); // ours: a domain error's status is its code's in ERROR_CODES
+    if (refusal) return refusal;
     // Raised by the body parser's depth check; the Express adapter may wrap it in a BadRequestException.
     const deep = exception instanceof NestingTooDeepError ? exception : exception instanceof HttpException && exception.cause instanceof NestingTooDeepError ? exception.cause : null;
-    if (deep) return new ValidationFailedError([{ field: deep.field, code: 'nesting_too_deep', message: deep.message }], 'The request body is nested too deeply.');
+    if (deep) return fromDomainError(new ValidationFailedError([{ field: deep.field, code: 'nesting_too_deep', message: deep.message }], 'The request body is nested too deeply.'));
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const [code, title]: [ErrorCode, string] = FRAMEWORK_CODES[status] ?? (status >= 500 ? ['internal_error', 'Internal error'] : ['validation_failed', 'Bad request']);

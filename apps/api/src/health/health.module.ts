@@ -2,6 +2,7 @@ import { pingDatabase } from '@app/database';
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { ReadReplicaService } from '../database/read-replica.service';
 import { Metrics } from '../observability/metrics';
 import { HealthController } from './health.controller';
 import { OpsServer } from './ops-server';
@@ -10,8 +11,8 @@ import { ReadinessRegistry } from '@app/observability';
 @Global()
 @Module({
   controllers: [HealthController],
-  providers: [ReadinessRegistry, { provide: Metrics, useFactory: () => new Metrics('api') }, OpsServer],
-  exports: [ReadinessRegistry, Metrics, OpsServer],
+  providers: [ReadinessRegistry, { provide: Metrics, useFactory: () => new Metrics('api') }, OpsServer, ReadReplicaService],
+  exports: [ReadinessRegistry, Metrics, OpsServer, ReadReplicaService],
 })
 export class HealthModule implements OnModuleInit {
   constructor(

@@ -65,7 +65,7 @@ export class OpsServer implements OnApplicationShutdown {
     if (route === 'metrics') return send(response, 200, this.metrics.registry.contentType, await this.metrics.registry.metrics());
     if (route === 'live') return send(response, 200, 'application/json', '{"status":"ok"}');
     const result = await this.readiness.run();
-    send(response, result.ok ? 200 : 503, 'application/json', JSON.stringify({ status: result.ok ? 'ok' : 'unavailable', checks: result.checks }));
+    send(response, result.ok ? 200 : 503, 'application/json', JSON.stringify({ status: result.ok ? 'ok' : 'unavailable', checks: result.checks, ...(result.degraded.length > 0 ? { degraded: result.degraded } : {}) }));
   }
 }
 

@@ -1,9 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
-import { ALL_SCOPES } from '@app/domain';
 import { OAUTH2_SCHEME } from '../auth/auth.decorators';
-import { ERROR_CODES } from '@app/vocabulary';
+import { ERROR_CODES, ALL_SCOPES } from '@app/vocabulary';
 import { FieldErrorDto, ProblemDetailsDto } from '../common/openapi-responses';
 import { API_PREFIX } from '../common/public-api-controller';
 import { applySchemaRules } from './schema-rules';
@@ -47,6 +46,13 @@ Lists return \`{"data": [...], "links": {"next": <absolute URL or null>}}\`. \`l
 (maximum 200); follow \`links.next\` — cursors are opaque, bound to the list and its filters, and
 stable under concurrent inserts (keyset paging).
 
+## Audit trail
+Every change to the account's records — through this API, the web panel, the operator command line
+or by the service itself — is recorded in the same transaction: who, when, from where, what, and
+each changed field before and after (secrets only as changed). Give a reason with the optional
+\`X-Change-Reason\` header (at most 500 characters). Read the trail with \`GET /audit-events/\`
+(scope \`audit:read\`); records are never changed or removed and are hash-chained per account.
+
 ## Idempotency
 Every record-creating POST requires \`Idempotency-Key\` (8–128 visible ASCII characters). Keys are
 scoped to the credential and account and kept 24 hours. A repeat of the same request returns the
@@ -55,6 +61,16 @@ stored status and body with \`Idempotent-Replayed: true\`; the same key with a d
 Only requests that executed are stored: a success, or a refusal the operation itself made (409,
 410, 422). A request refused before it executed — 400 validation, 401, 403, 404, 413, 415, 429 —
 is not stored, so correct it and retry with the same key.
+
+## Consistency of reads
+A deployment may answer some reads from a read replica of its database. Those reads may lag behind
+the latest writes by at most 5 seconds by default (the operator may choose another bound); they are
+never staler, whatever the replica does. Lag-tolerant: lists (devices, shipments, alarms, reports),
+telemetry pages and buckets, shipment tracking, report downloads. Always current: every write, the
+idempotency record, tokens and credential checks, and every read of one record by its id
+(\`GET /shipments/{id}/\` after \`POST /shipments/create/\` always finds it). After a write, the
+same credential's lists include it at once as well. While the database's primary is unavailable,
+operations that need it answer 503 with \`Retry-After\`, and the lag-tolerant reads go on.
 
 ## Rate limits
 Per credential: by default 1200 requests per minute; the token endpoint: 60 per minute per client

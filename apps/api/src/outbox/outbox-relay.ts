@@ -1,16 +1,16 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { PgListener } from '@app/database';
-import { assertEventTopology, BrokerConnection, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, OUTBOX_NOTIFY_CHANNEL, signEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
+import { assertEventTopology, BrokerConnection, type BrokerAddress, BrokerUnavailableError, EVENT_SIGNATURE_HEADER, eventTopology, OUTBOX_NOTIFY_CHANNEL, signEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
 import type { AppLogger } from '@app/observability';
 import { claimOutboxBatch, markPublished, type OutboxRow } from '@app/events';
 
-export const OUTBOX_CHANNEL = OUTBOX_NOTIFY_CHANNEL;
 
 export interface OutboxRelayOptions {
   /** Where the relay LISTENs: a direct connection (DATABASE_DIRECT_URL), never a transaction pooler. */
   listenUrl: string;
-  amqpUrl: string;
+  /** One broker URL, or every node of a cluster (AMQP_URL as a list; BrokerConnection fails over). */
+  amqpUrl: BrokerAddress;
   amqpPrefix: string;
   /** AMQP_QUEUE_TYPE and the events delivery limit; classic when absent. */
   queues?: QueueSettings;
@@ -65,7 +65,7 @@ export class OutboxRelay {
         this.channel = null;
       },
     });
-    this.listener = new PgListener(options.listenUrl, OUTBOX_CHANNEL, () => this.trigger(), options.logger);
+    this.listener = new PgListener(options.listenUrl, OUTBOX_NOTIFY_CHANNEL, () => this.trigger(), options.logger);
   }
 
   get connected(): boolean {
@@ -182,6 +182,10 @@ export class OutboxRelay {
   }
 
   private properties(row: OutboxRow, body: Buffer) {
+    // A row written behind the service's back may lack a valid created_at: amqplib throws on a NaN
+    // timestamp, which would wedge the relay on that row. It goes out without one, and the
+    // dispatcher's shape check dead-letters it.
+    const createdAt = Date.parse(row.envelope?.created_at);
     return {
       headers: { [EVENT_SIGNATURE_HEADER]: signEventMessage(this.options.signingKey, body) },
       persistent: true,
@@ -189,7 +193,7 @@ export class OutboxRelay {
       messageId: row.id,
       type: row.event_type,
       contentType: 'application/json',
-      timestamp: Math.floor(Date.parse(row.envelope.created_at) / 1000),
+      ...(Number.isFinite(createdAt) ? { timestamp: Math.floor(createdAt / 1000) } : {}),
       appId: 'coldchain-api',
     };
   }

@@ -32,7 +32,7 @@ export class OutboxModule implements OnApplicationBootstrap, BeforeApplicationSh
             });
             return new OutboxRelay(dataSource, {
               listenUrl: config.databaseDirectUrl,
-              amqpUrl: config.amqpUrl,
+              amqpUrl: config.amqpUrls,
               amqpPrefix: config.amqpPrefix,
               queues: eventQueueSettings(config),
               pollIntervalMs: config.outboxPollIntervalMs,

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/auth.decorators';
 import { INVITATION_PAGE_PATH, InvitationsService, type LinkCheck, passwordProblems } from '@app/domain';
-import { sendPage } from './html';
+import { sendPage } from '../common/html';
 import { acceptedView, linkProblemView, passwordFormView } from './invitation-page.views';
 import { PageErrorFilter } from './page-error.filter';
 import { InvitationAcceptLimitGuard } from './page-rate-limit.guard';

@@ -1,6 +1,6 @@
 import { type LinkProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordProblem } from '@app/domain';
 import { SIGN_IN_PATH } from '../panel/panel-paths';
-import { html, type Html } from './html';
+import { html, type Html } from '../common/html';
 
 export interface FormModel {
   action: string;

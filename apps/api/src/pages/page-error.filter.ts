@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import { LOGGER, type AppLogger } from '@app/observability';
 import type { Response } from 'express';
-import { html, sendPage } from './html';
+import { html, sendPage } from '../common/html';
 import { unexpectedErrorView } from './invitation-page.views';
 import { PageRateLimited } from './page-rate-limit.guard';
 

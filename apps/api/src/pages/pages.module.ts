@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { InvitationsModule } from '../invitations/invitations.module';
+import { InvitationsModule } from '../users/invitations/invitations.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { InvitationPageController } from './invitation-page.controller';
 import { TrackingPageController } from './tracking-page.controller';

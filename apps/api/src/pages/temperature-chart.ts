@@ -1,4 +1,4 @@
-import { html, type Html } from './html';
+import { html, type Html } from '../common/html';
 
 export interface ChartInput {
   from: Date;

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/auth.decorators';
 import { ShareService, SharedShipmentService, TRACKING_PAGE_PATH } from '@app/domain';
-import { sendPage } from './html';
+import { sendPage } from '../common/html';
 import { PageErrorFilter } from './page-error.filter';
 import { linkUnavailableView, TRACKING_PAGE_STYLE, trackingPageView } from './tracking-page.views';
 

@@ -1,5 +1,5 @@
 import type { SharedShipmentView } from '@app/domain';
-import { html, type Html } from './html';
+import { html, type Html } from '../common/html';
 import type { View } from './invitation-page.views';
 import { temperatureChart } from './temperature-chart';
 

@@ -1,4 +1,4 @@
-import type { Role } from '@app/domain';
+import type { Role } from '@app/vocabulary';
 
 /** API credentials grant machine access to the whole company: company administrators only. */
 export const CREDENTIAL_ROLES: Role[] = ['COMPANY_ADMIN'];
@@ -11,3 +11,8 @@ export const WEBHOOK_ROLES: Role[] = ['COMPANY_ADMIN', 'MANAGER'];
 
 export const mayManageCredentials = (role: Role): boolean => CREDENTIAL_ROLES.includes(role);
 export const mayManageWebhooks = (role: Role): boolean => WEBHOOK_ROLES.includes(role);
+
+/** The audit trail names people, their addresses and every change of the company: company administrators only. */
+export const AUDIT_LOG_ROLES: Role[] = ['COMPANY_ADMIN'];
+
+export const mayReadAuditLog = (role: Role): boolean => AUDIT_LOG_ROLES.includes(role);

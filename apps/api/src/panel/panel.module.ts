@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { CredentialsService } from '@app/domain';
 import { WebhookEndpointsService, WebhookEventLog, WebhookRecovery } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
+import { PanelAuditLogController } from './audit/panel-audit-log.controller';
 import { PanelCredentialsController } from './credentials/panel-credentials.controller';
 import { HomeController } from './home/home.controller';
 import { PanelAssetsController } from './panel-assets.controller';
@@ -34,10 +35,11 @@ import { TwoWayPaginator } from '../common/paginator';
  * (test/route-scopes.json) lists each route as `panel-session` with its roles, or `panel-public`.
  *
  * Roles: API credentials — COMPANY_ADMIN; webhooks — COMPANY_ADMIN and MANAGER (panel-roles.ts); the
- * webhook event log — every signed-in person reads it, COMPANY_ADMIN and MANAGER resend.
+ * webhook event log — every signed-in person reads it, COMPANY_ADMIN and MANAGER resend; the audit
+ * log — COMPANY_ADMIN.
  */
 @Module({
-  controllers: [SignInController, HomeController, PanelCredentialsController, PanelWebhooksController, PanelWebhookEventsController, PanelAssetsController],
+  controllers: [SignInController, HomeController, PanelCredentialsController, PanelWebhooksController, PanelWebhookEventsController, PanelAuditLogController, PanelAssetsController],
   providers: [
     PanelSessionsRepository,
     PanelSessionGuard,

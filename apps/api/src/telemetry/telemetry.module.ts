@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { defaultIngestCollaborators, DevicesService, TelemetryIngestService, TelemetryRepository, TelemetryService } from '@app/domain';
+import { createTelemetryService, defaultIngestCollaborators, DevicesService, TelemetryIngestService, TelemetryService } from '@app/domain';
 import { APP_CONFIG } from '../config/config.module';
 import { DevicesModule } from '../devices/devices.module';
 import { TelemetryQueueConsumer } from './telemetry-queue.consumer';
@@ -12,12 +12,11 @@ import { TelemetryController } from './telemetry.controller';
   imports: [DevicesModule],
   controllers: [TelemetryController],
   providers: [
-    { provide: TelemetryRepository, useFactory: (dataSource: DataSource) => new TelemetryRepository(dataSource), inject: [getDataSourceToken()] },
     {
       provide: TelemetryService,
-      useFactory: (devices: DevicesService, telemetry: TelemetryRepository, config: AppConfig) =>
-        new TelemetryService(devices, telemetry, { telemetryMaxRangeDays: config.telemetryMaxRangeDays }),
-      inject: [DevicesService, TelemetryRepository, APP_CONFIG],
+      useFactory: (devices: DevicesService, dataSource: DataSource, config: AppConfig) =>
+        createTelemetryService(devices, dataSource, { telemetryMaxRangeDays: config.telemetryMaxRangeDays }),
+      inject: [DevicesService, getDataSourceToken(), APP_CONFIG],
     },
     {
       provide: TelemetryIngestService,

@@ -1,10 +1,10 @@
 import { Get } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ROLES } from '@app/domain';
 import { Scopes } from '../auth/auth.decorators';
 import { ApiPageResponse, type Page } from '../common/paging';
 import { PublicApiController } from '../common/public-api-controller';
 import { RoleDto } from './dto/role.dto';
+import { ROLES } from '@app/vocabulary';
 
 @PublicApiController('roles', 'Users')
 export class RolesController {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { DeviceAdminService, DeviceInputError } from '@app/domain';
+import type { DataSource } from 'typeorm';
+import { detachDeviceLifecycle, DeviceAdminService, DeviceInputError } from '@app/domain';
 import { CliError, output, withContext } from '../cli-context';
 import { toAccountId } from '@app/vocabulary';
 
@@ -11,6 +12,9 @@ async function run<T>(action: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** A transfer also ends the device's attachment to the previous owner's active shipment. */
+const deviceAdmin = (dataSource: DataSource): DeviceAdminService => new DeviceAdminService(dataSource, detachDeviceLifecycle);
 
 function count(value: string): number {
   const parsed = Number(value);
@@ -30,7 +34,7 @@ export function registerDeviceCommands(program: Command): void {
     .action(async (options: { account: string; count: string; approved?: boolean; json?: boolean }) => {
       await withContext(async ({ dataSource }) => {
         const devices = await run(() =>
-          new DeviceAdminService(dataSource).register({ accountId: toAccountId(options.account), count: count(options.count), approved: Boolean(options.approved) }),
+          deviceAdmin(dataSource).register({ accountId: toAccountId(options.account), count: count(options.count), approved: Boolean(options.approved) }),
         );
         output(
           Boolean(options.json),
@@ -47,7 +51,7 @@ export function registerDeviceCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (deviceId: string, options: { json?: boolean }) => {
       await withContext(async ({ dataSource }) => {
-        const approved = await run(() => new DeviceAdminService(dataSource).approve(deviceId));
+        const approved = await run(() => deviceAdmin(dataSource).approve(deviceId));
         output(Boolean(options.json), approved, `Device ${deviceId} approved.`);
       });
     });
@@ -60,7 +64,7 @@ export function registerDeviceCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { device: string; account: string; json?: boolean }) => {
       await withContext(async ({ dataSource }) => {
-        const result = await run(() => new DeviceAdminService(dataSource).transfer(options.device, toAccountId(options.account)));
+        const result = await run(() => deviceAdmin(dataSource).transfer(options.device, toAccountId(options.account)));
         output(
           Boolean(options.json),
           result,

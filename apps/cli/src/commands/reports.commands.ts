@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { DeviceReportError, generateDeviceReports, presentReport, reportRowsByIds, runPendingReportJobs, UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '@app/domain';
+import { DeviceReportError, generateDeviceReports, presentReport, ReportsService, runPendingReportJobs } from '@app/domain';
 import { CliError, output, withContext } from '../cli-context';
+import { UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
 
 function instant(value: string, option: string): Date {
   if (!ZONED_TIMESTAMP_PATTERN.test(value) || Number.isNaN(new Date(value).getTime())) {
@@ -28,7 +29,7 @@ export function registerReportCommands(program: Command): void {
           .catch((error: unknown) => {
             throw error instanceof DeviceReportError ? new CliError(error.message) : error;
           });
-        const rows = await reportRowsByIds(dataSource, generated.accountId, [generated.pdf, generated.csv]);
+        const rows = await new ReportsService(dataSource).byIds(generated.accountId, [generated.pdf, generated.csv]);
         const reports = rows.map(presentReport);
         output(
           Boolean(options.json),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UUID_PATTERN as UUID, toAccountId } from '@app/vocabulary';
-import { createInvitation, findAccount, InvitationConflictError, InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
+import { AccountsAdminService, createInvitation, InvitationConflictError, InvitationEmailOutbox, InvitationMailSender } from '@app/domain';
 import { CliError, type CliContext, output, withContext } from '../cli-context';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -38,7 +38,7 @@ export async function usersInviteAdmin({ dataSource, config }: CliContext, optio
   if (!UUID.test(options.account)) throw new CliError(`--account: not an account id: ${options.account}`);
   if (!EMAIL.test(email) || email.length > 254) throw new CliError(`--email: not an e-mail address: ${options.email}`);
   if (fullName.length === 0 || fullName.length > 200) throw new CliError('--name: 1 to 200 characters');
-  const account = await findAccount(dataSource, options.account);
+  const account = await new AccountsAdminService(dataSource).find(options.account);
   if (!account) throw new CliError(`no account ${options.account}`);
   if (account.status !== 'active' || account.kind !== 'customer') throw new CliError(`account ${account.id} is not an active customer account`);
 

@@ -1,6 +1,6 @@
-import type { DemoSeedContext } from './demo-seed';
+import type { DemoSeedContext } from './demo-context';
 import type { AccountId } from '@app/vocabulary';
-import { seedDemoCatalogueRows } from '@app/domain';
+import { seedDemoCatalogueRows } from '@app/domain/demo';
 
 const id = (n: number): string => `00000000-0000-7000-8000-0000000c${n.toString().padStart(4, '0')}`;
 

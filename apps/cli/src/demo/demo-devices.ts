@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { TelemetryPartitions, seedDemoHistory, demoDeviceApprovedAtIfSeeded, seedDemoDeviceRows, seedDemoTelemetryRows } from '@app/domain';
-import type { DemoSeedContext } from './demo-seed';
+import { seedDemoHistory, demoDeviceApprovedAtIfSeeded, seedDemoDeviceRows, seedDemoTelemetryRows } from '@app/domain/demo';
+import type { DemoSeedContext } from './demo-context';
+import { TelemetryPartitions } from '@app/domain';
 
 /** `00000000-0000-7000-8000-GGGGNNNNNNNN`: group (d device, e lifecycle, f maintenance, ac alarm) and number. */
 const id = (group: string, n: number): string => `00000000-0000-7000-8000-${group.padStart(4, '0')}${n.toString(16).padStart(8, '0')}`;

@@ -1,50 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { ALL_SCOPES, READ_SCOPES, CredentialsService, demoSecret, findCredentialByClientId, countAccounts, seedDemoAccount } from '@app/domain';
-import { toAccountId, type AccountId } from '@app/vocabulary';
+import { demoSecret, countAccounts, seedDemoAccount } from '@app/domain/demo';
+import { toAccountId, ALL_SCOPES, READ_SCOPES } from '@app/vocabulary';
+import { DEMO_IDS, type DemoFixture, type DemoSeedContext, type DemoSeedStep } from './demo-context';
 import { seedDemoCatalogue } from './demo-catalogue';
 import { seedDemoUsers } from './demo-users';
 import { seedDemoDevices } from './demo-devices';
 import { seedDemoShipments } from './demo-shipments';
-
-/** Fixed identifiers make the demo fixture idempotent: a re-run finds and keeps what exists. */
-export const DEMO_IDS = {
-  accounts: {
-    primary: '00000000-0000-7000-8000-00000000a001',
-    secondary: '00000000-0000-7000-8000-00000000a002',
-    other: '00000000-0000-7000-8000-00000000a003',
-    suspended: '00000000-0000-7000-8000-00000000a004',
-    internal: '00000000-0000-7000-8000-00000000a005',
-  },
-  clientIds: {
-    multi: 'demo-multi',
-    single: 'demo-single',
-    readonly: 'demo-readonly',
-    other: 'demo-other',
-  },
-} as const;
-
-export interface DemoCredential {
-  client_id: string;
-  client_secret: string;
-  scopes: string[];
-  account_ids: string[];
-}
-
-export interface DemoFixture {
-  base_url: string;
-  accounts: Record<keyof typeof DEMO_IDS.accounts, AccountId>;
-  credentials: Record<keyof typeof DEMO_IDS.clientIds, DemoCredential>;
-  [section: string]: unknown;
-}
-
-export interface DemoSeedContext {
-  dataSource: DataSource;
-  secretsKey: Buffer;
-  fixture: DemoFixture;
-}
-
-/** A later feature adds its part of the fixture by registering a step. */
-export type DemoSeedStep = (context: DemoSeedContext) => Promise<void>;
+import { CredentialsService } from '@app/domain';
 
 const ACCOUNT_ROWS: Array<{ key: keyof typeof DEMO_IDS.accounts; name: string; kind: string; status: string }> = [
   { key: 'primary', name: 'Polar Pharma Logistics', kind: 'customer', status: 'active' },
@@ -73,7 +35,7 @@ async function seedCredentials(context: DemoSeedContext): Promise<void> {
   for (const key of Object.keys(plan) as Array<keyof typeof plan>) {
     const clientId = DEMO_IDS.clientIds[key];
     const secret = demoSecret(secretsKey, clientId);
-    const existing = await findCredentialByClientId(dataSource, clientId);
+    const existing = await credentials.findByClientId(clientId);
     if (!existing) {
       await credentials.create({
         name: `Demo ${key} integration`,

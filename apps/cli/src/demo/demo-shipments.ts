@@ -1,24 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import {
-  generateDeviceReports,
-  generateShipmentReports,
-  deriveShareToken,
-  shareLinkKey,
-  seedDemoVesselTrack,
-  seedDemoAlarm,
-  demoDeviceApprovedAt,
-  existingReportIds,
-  demoShipmentByReference,
-  lockDemoShipmentSeed,
-  seedDemoAttachments,
-  seedDemoShare,
-  seedDemoShipment,
-} from '@app/domain';
+import { seedDemoVesselTrack, seedDemoAlarm, demoDeviceApprovedAt, existingReportIds, demoShipmentByReference, lockDemoShipmentSeed, seedDemoAttachments, seedDemoShare, seedDemoShipment } from '@app/domain/demo';
 import { DEMO_CATALOGUE_IDS } from './demo-catalogue';
 import { DEMO_DEVICE_IDS } from './demo-devices';
-import type { DemoSeedContext } from './demo-seed';
+import type { DemoSeedContext } from './demo-context';
 import type { AccountId } from '@app/vocabulary';
+import { generateDeviceReports, generateShipmentReports, deriveShareToken, shareLinkKey } from '@app/domain';
 
 const id = (group: string, n: number): string => `00000000-0000-7000-8000-${group.padStart(4, '0')}${n.toString(16).padStart(8, '0')}`;
 const HOUR_MS = 3_600_000;

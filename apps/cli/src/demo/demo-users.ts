@@ -1,5 +1,5 @@
-import type { DemoSeedContext } from './demo-seed';
-import { seedDemoUser } from '@app/domain';
+import type { DemoSeedContext } from './demo-context';
+import { seedDemoUser } from '@app/domain/demo';
 
 /** Fixed ids keep the demo fixture idempotent. */
 export const DEMO_USER_IDS = {

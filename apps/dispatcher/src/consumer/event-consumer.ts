@@ -1,11 +1,13 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { assertEventTopology, BrokerConnection, EVENT_SIGNATURE_HEADER, eventTopology, verifyEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
-import type { DeliveryStore } from '../delivery/delivery-store';
+import { assertEventTopology, BrokerConnection, type BrokerAddress, EVENT_SIGNATURE_HEADER, eventTopology, verifyEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
 import type { AppLogger } from '@app/observability';
+import { DeliveryQueue } from '@app/webhooks';
+import type { DataSource } from 'typeorm';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
 
 export interface EventConsumerOptions {
-  amqpUrl: string;
+  /** One broker URL, or every node of a cluster (AMQP_URL as a list; BrokerConnection fails over). */
+  amqpUrl: BrokerAddress;
   amqpPrefix: string;
   /** AMQP_QUEUE_TYPE and the events delivery limit; classic when absent. */
   queues?: QueueSettings;
@@ -43,11 +45,13 @@ export class EventConsumer {
   private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage }> = [];
   private storing: Promise<void> | null = null;
   private stopping = false;
+  private readonly queue: DeliveryQueue;
 
   constructor(
-    private readonly store: DeliveryStore,
+    db: DataSource,
     private readonly options: EventConsumerOptions,
   ) {
+    this.queue = new DeliveryQueue(db);
     this.broker = new BrokerConnection({
       url: options.amqpUrl,
       name: 'coldchain-dispatcher',
@@ -167,7 +171,7 @@ export class EventConsumer {
       const events = batch.map((entry) => entry.event);
       for (let attempt = 1; ; attempt++) {
         try {
-          const created = await this.store.fanOut(events);
+          const created = await this.queue.fanOut(events);
           if (created > 0) this.options.onDeliveriesCreated(created);
           break;
         } catch (error) {

@@ -105,7 +105,7 @@ export class AttemptRecorder {
   private async write(batch: PendingSuccess[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.store.recordSuccesses(batch);
+        await this.store.queue.recordSuccesses(batch);
         this.noteWritten(batch.map((entry) => entry.delivery.endpoint_id));
         for (const entry of batch) entry.resolve();
         return;
@@ -127,7 +127,7 @@ export class AttemptRecorder {
     if (endpointIds.length === 0) return;
     const counts = endpointIds.map((endpointId) => this.sincePrune.get(endpointId) ?? 0);
     try {
-      await this.store.pruneAttempts(endpointIds);
+      await this.store.queue.trimAttemptLog(endpointIds);
       // Attempts written while the trim ran are counted towards the next one.
       endpointIds.forEach((endpointId, i) => {
         const left = (this.sincePrune.get(endpointId) ?? 0) - counts[i];

@@ -1,5 +1,5 @@
 import { newId, PgListener } from '@app/database';
-import { decryptSecret, WEBHOOK_DELIVERIES_CHANNEL } from '@app/webhooks';
+import { decryptSecret, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
@@ -16,8 +16,9 @@ export interface DeliveryWorkerOptions {
   /** Attempts in flight in this process. */
   concurrency: number;
   /**
-   * Attempts in flight per endpoint. Enforced on this process's own attempts, and the bound of
-   * every replica together: one process at a time serves an account (webhook_claim_owners).
+   * Attempts in flight per endpoint, every replica together: each process makes at most what its
+   * claims were granted in the database (webhook_slot_grants), and the grants of all of them
+   * together never exceed this.
    */
   perEndpoint: number;
   /**
@@ -68,8 +69,8 @@ export class DeliveryWorker {
   private readonly busyAccounts = new Map<string, number>();
   /** Held per account (claimed, not yet sent). */
   private readonly heldAccounts = new Map<string, number>();
-  /** Accounts this process owns (it claimed deliveries of them): no other replica serves them meanwhile. */
-  private readonly ownedAccounts = new Set<string>();
+  /** Attempts this process may make at once per endpoint and per account (granted by its last claim). */
+  private grants: SlotGrants = NO_SLOT_GRANTS;
   /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
   private readonly held = new Map<string, ClaimedDelivery[]>();
   private heldCount = 0;
@@ -120,7 +121,7 @@ export class DeliveryWorker {
     await this.releaseHeld();
     await Promise.all([...this.active]);
     await this.recorder.stop();
-    await this.releaseOwned([...this.ownedAccounts]);
+    await this.retire();
   }
 
   trigger(): void {
@@ -150,18 +151,21 @@ export class DeliveryWorker {
           const limit = underShareOnly ? Math.min(concurrency, 3 * concurrency - this.inFlight - this.heldCount) : room;
           if (limit <= 0) break;
           const perAccount = underShareOnly ? Math.min(2 * this.options.perAccount, Math.ceil((2 * concurrency) / (busyAccounts.size + 1))) : 2 * this.options.perAccount;
-          const released = [...this.ownedAccounts].filter((accountId) => !busyAccounts.has(accountId));
-          // Gives up the accounts it holds nothing of any more (in the claim's transaction; kept if it fails).
-          const claimed = await this.store.claimDue(limit, 2 * perEndpoint, this.claimedPerEndpoint(), this.options.timeoutMs + LEASE_MARGIN_MS, {
-            perAccount,
-            busyAccounts,
-            released,
+          // Also gives up the grants of keys it holds nothing of any more (in the claim's transaction; kept if it fails).
+          const { claimed, grants } = await this.store.queue.claimDue({
+            workerId: this.store.workerId,
+            limit,
+            holdPerEndpoint: 2 * perEndpoint,
+            holdPerAccount: perAccount,
+            inHandEndpoints: this.claimedPerEndpoint(),
+            inHandAccounts: busyAccounts,
+            perEndpoint,
+            perAccount: this.options.perAccount,
+            grants: this.grants,
+            leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
           });
-          for (const accountId of released) this.ownedAccounts.delete(accountId);
-          for (const delivery of claimed) {
-            this.ownedAccounts.add(delivery.account_id);
-            this.hold(delivery);
-          }
+          this.grants = grants;
+          for (const delivery of claimed) this.hold(delivery);
           this.launchHeld();
           if (underShareOnly || claimed.length < limit) break;
         }
@@ -172,14 +176,13 @@ export class DeliveryWorker {
     } while (this.pumpAgain && !this.stopped);
   }
 
-  /** Gives up owned accounts (on stop: all of them); if that fails, they are free once their lease runs out. */
-  private async releaseOwned(accountIds: string[]): Promise<void> {
-    if (accountIds.length === 0) return;
+  /** Gives up every grant (on stop); if that fails, they are forgotten once this process's lease runs out. */
+  private async retire(): Promise<void> {
     try {
-      await this.store.releaseAccounts(accountIds);
-      for (const accountId of accountIds) this.ownedAccounts.delete(accountId);
+      await this.store.queue.retire(this.store.workerId);
+      this.grants = NO_SLOT_GRANTS;
     } catch (error) {
-      this.options.logger.warn({ error: message(error), accounts: accountIds.length }, 'could not give up served accounts; other replicas serve them once the lease runs out');
+      this.options.logger.warn({ error: message(error) }, 'could not give up the delivery slots granted to this dispatcher; other replicas get them once its lease runs out');
     }
   }
 
@@ -219,6 +222,8 @@ export class DeliveryWorker {
         inFlight: this.inFlight,
         busyEndpoints: this.busy,
         busyAccounts: this.busyAccounts,
+        endpointBound: (endpointId) => Math.min(perEndpoint, this.grants.endpoints.get(endpointId) ?? 0),
+        accountBound: (accountId) => Math.min(perAccount, this.grants.accounts.get(accountId) ?? 0),
         lastServed: this.lastServed,
         used: (accountId) => this.usage.used(accountId, now) + (this.busyAccounts.get(accountId) ?? 0) * now - (this.startedAt.get(accountId) ?? 0),
         isSlow: (accountId) => this.usage.isSlow(accountId, now),
@@ -243,7 +248,7 @@ export class DeliveryWorker {
     this.heldCount = 0;
     if (deliveries.length === 0) return;
     try {
-      await this.store.releaseClaims(deliveries);
+      await this.store.queue.release(deliveries, 0);
     } catch (error) {
       this.options.logger.warn({ error: message(error), deliveries: deliveries.length }, 'could not hand back claimed deliveries; they are due again when their lease runs out');
     }
@@ -333,7 +338,7 @@ export class DeliveryWorker {
     this.options.onDeferred?.(delivery, result);
     const delayMs = result.retryAfterSeconds === null ? DEFER_MS : result.retryAfterSeconds * 1000;
     try {
-      await this.store.releaseClaims([delivery], delayMs);
+      await this.store.queue.release([delivery], delayMs);
     } catch (error) {
       this.options.logger.warn({ error: message(error), delivery: delivery.id }, 'could not hand back a deferred delivery; due again when its lease runs out');
     }

@@ -32,6 +32,10 @@ export interface SlotState {
   busyEndpoints: ReadonlyMap<string, number>;
   /** Attempts in flight per account. */
   busyAccounts: ReadonlyMap<string, number>;
+  /** Attempts this process may have in flight for the endpoint (its grant, webhook_slot_grants); absent: `perEndpoint`. */
+  endpointBound?(endpointId: string): number;
+  /** Likewise per account; absent: `perAccount`. */
+  accountBound?(accountId: string): number;
   /** When each account last got a slot (a counter; absent: not recently). */
   lastServed: ReadonlyMap<string, number>;
   /** Slot milliseconds the account used lately, its attempts in flight included. */
@@ -49,10 +53,10 @@ export function nextEndpointToLaunch(waiting: ReadonlyMap<string, ReadonlyArray<
   if (free <= 0) return null;
   let best: { endpointId: string; used: number; running: number; served: number } | null = null;
   for (const [endpointId, queue] of waiting) {
-    if (queue.length === 0 || (state.busyEndpoints.get(endpointId) ?? 0) >= state.perEndpoint) continue;
+    if (queue.length === 0 || (state.busyEndpoints.get(endpointId) ?? 0) >= (state.endpointBound?.(endpointId) ?? state.perEndpoint)) continue;
     const accountId = queue[0].account_id;
     const running = state.busyAccounts.get(accountId) ?? 0;
-    if (running >= state.perAccount) continue;
+    if (running >= (state.accountBound?.(accountId) ?? state.perAccount)) continue;
     if (free <= SLOTS_KEPT_FOR_IDLE_ACCOUNTS && (running > 0 || state.isSlow(accountId))) continue;
     const served = state.lastServed.get(accountId) ?? 0;
     const used = state.used(accountId);

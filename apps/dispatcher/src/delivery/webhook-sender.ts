@@ -28,6 +28,12 @@ export interface WebhookSenderOptions {
   allowPrivateTargets: boolean;
   /** Sockets per receiver origin (keep-alive pool size); endpoints sharing a host share its pool. */
   maxSocketsPerOrigin: number;
+  /**
+   * WEBHOOK_MAX_IDLE_SOCKETS: idle keep-alive sockets kept over all receiver origins together
+   * (default unbounded: each origin keeps up to maxSocketsPerOrigin). Past it, the least recently
+   * used idle socket is closed; the next connection to its origin resumes the TLS session.
+   */
+  maxIdleSockets?: number;
   /** Longest wait for a socket of this process before the attempt is deferred (default timeoutMs). */
   slotWaitMs?: number;
   /** An extra trusted CA, added to Node's roots (tests). Production uses NODE_EXTRA_CA_CERTS. */
@@ -72,6 +78,8 @@ export interface AttemptResult {
 const DISCARD_LIMIT_BYTES = 64 * 1024;
 const DISCARD_TIMEOUT_MS = 2000;
 const AGENT_IDLE_MS = 5 * 60_000;
+/** TLS sessions kept per origin for resumption (one per agent name is what the agent stores; a little room for servername variants). */
+const TLS_SESSIONS_PER_ORIGIN = 4;
 
 class AttemptTimeout extends Error {}
 class ConnectTimeout extends Error {}
@@ -86,6 +94,9 @@ class LocalSlotTimeout extends Error {}
  */
 export class WebhookSender {
   private readonly agents = new Map<string, { agent: Agent; lastUsed: number }>();
+  /** Idle keep-alive sockets of every agent, least recently freed first (Map order): the global budget. */
+  private readonly idle = new Map<Socket, Agent>();
+  private readonly watched = new WeakSet<Socket>();
   private readonly sweepTimer: NodeJS.Timeout;
   /**
    * Built once: passing `ca` itself would make the agent hash every CA certificate into its
@@ -180,6 +191,8 @@ export class WebhookSender {
         req.destroy(new LocalSlotTimeout());
       }, this.options.slotWaitMs ?? this.options.timeoutMs);
       req.once('socket', (socket) => {
+        // A pooled socket taken for this request is no longer idle.
+        this.idle.delete(socket);
         clearTimeout(slotWait);
         if (settled) return;
         deadline = setTimeout(() => req.destroy(new AttemptTimeout(`timeout after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
@@ -218,6 +231,36 @@ export class WebhookSender {
     clearInterval(this.sweepTimer);
     for (const { agent } of this.agents.values()) agent.destroy();
     this.agents.clear();
+    this.idle.clear();
+  }
+
+  /** Idle keep-alive sockets held now, over every origin (at most maxIdleSockets). */
+  idleSockets(): number {
+    let n = 0;
+    for (const { agent } of this.agents.values()) for (const list of Object.values(agent.freeSockets)) n += list?.length ?? 0;
+    return n;
+  }
+
+  /**
+   * After the agent pooled a socket that went free (its own 'free' listener runs first): count it
+   * as idle and close the least recently used idle sockets past the budget.
+   */
+  private onFree(agent: Agent, socket: Socket): void {
+    const budget = this.options.maxIdleSockets;
+    if (budget === undefined || socket.destroyed) return;
+    if (!pooled(agent, socket)) return; // handed straight to a waiting request, or closed by the agent
+    if (!this.watched.has(socket)) {
+      this.watched.add(socket);
+      socket.once('close', () => this.idle.delete(socket));
+    }
+    this.idle.delete(socket);
+    this.idle.set(socket, agent);
+    for (const [oldest, owner] of this.idle) {
+      if (this.idle.size <= budget) break;
+      this.idle.delete(oldest);
+      // Taken from the pool by a request whose 'socket' event has not fired yet: in use, not idle.
+      if (pooled(owner, oldest)) oldest.destroy(); // the agent drops it from its free list on 'close'
+    }
   }
 
   private agentFor(url: URL): Agent {
@@ -233,9 +276,12 @@ export class WebhookSender {
       maxFreeSockets: this.options.maxSocketsPerOrigin,
       scheduling: 'lifo',
       timeout: 60_000,
+      // TLS session resumption: a connection that replaces a closed idle one skips the full handshake.
+      maxCachedSessions: TLS_SESSIONS_PER_ORIGIN,
       ...(this.secureContext ? { secureContext: this.secureContext } : {}),
       lookup: this.lookup,
     });
+    agent.on('free', (socket: Socket) => this.onFree(agent, socket));
     this.agents.set(url.origin, { agent, lastUsed: Date.now() });
     return agent;
   }
@@ -246,6 +292,7 @@ export class WebhookSender {
       if (lastUsed < cutoff) {
         agent.destroy();
         this.agents.delete(origin);
+        for (const [socket, owner] of this.idle) if (owner === agent) this.idle.delete(socket);
       }
     }
   }
@@ -263,6 +310,11 @@ function standardWebhookHeaders(webhook: OutgoingWebhook, timestamp: string): Re
     [STANDARD_WEBHOOK_HEADERS.timestamp]: timestamp,
     [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignatureHeader(secrets, webhook.eventId, timestamp, webhook.body),
   };
+}
+
+/** Whether the agent holds this socket in its free (idle keep-alive) pool. */
+function pooled(agent: Agent, socket: Socket): boolean {
+  return Object.values(agent.freeSockets).some((list) => list?.includes(socket));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -3677,6 +3677,123 @@ namespace Coldchain.Client.Models
         }
     }
 
+    public sealed partial class AuditActor : ApiObject
+    {
+        /// <summary>
+        /// `credential`: an API client; `panel_user`: a person in the web panel; `cli`: a platform operator; `system`: the service itself (ingestion, automation, the webhook dispatcher).
+        /// </summary>
+        [JsonProperty("type")]
+        public string Type { get; set; }
+
+        /// <summary>
+        /// The credential id, the panel user id, the operator name, or the service process.
+        /// </summary>
+        [JsonProperty("id")]
+        public string Id { get; set; }
+
+        /// <summary>
+        /// Values of Type known to this version of the client (the service may add others).
+        /// </summary>
+        public static class TypeValues
+        {
+            public const string Credential = "credential";
+            public const string PanelUser = "panel_user";
+            public const string Cli = "cli";
+            public const string System = "system";
+        }
+    }
+
+    public sealed partial class AuditFieldChange : ApiObject
+    {
+        /// <summary>
+        /// The field (column) that changed.
+        /// </summary>
+        [JsonProperty("field")]
+        public string Field { get; set; }
+
+        /// <summary>
+        /// `true` for secrets, tokens and hashes: only that they changed is recorded, never a value (`old` and `new` are then null).
+        /// </summary>
+        [JsonProperty("secret")]
+        public bool Secret { get; set; }
+
+        /// <summary>
+        /// The value before, as JSON text (`"null"` on a create).
+        /// </summary>
+        [JsonProperty("old")]
+        public string Old { get; set; }
+
+        /// <summary>
+        /// The value after, as JSON text (`"null"` on a delete).
+        /// </summary>
+        [JsonProperty("new")]
+        public string New { get; set; }
+    }
+
+    public sealed partial class AuditEvent : ApiObject
+    {
+        [JsonProperty("id")]
+        public string Id { get; set; }
+
+        /// <summary>
+        /// When the change was made (server time).
+        /// </summary>
+        [JsonProperty("occurred_at")]
+        public DateTimeOffset OccurredAt { get; set; }
+
+        [JsonProperty("actor")]
+        public AuditActor Actor { get; set; }
+
+        /// <summary>
+        /// The client address the change came from (null for the service itself).
+        /// </summary>
+        [JsonProperty("client_address")]
+        public string ClientAddress { get; set; }
+
+        /// <summary>
+        /// The request id (`X-Request-ID`) of the change.
+        /// </summary>
+        [JsonProperty("request_id")]
+        public string RequestId { get; set; }
+
+        /// <summary>
+        /// The reason the caller gave (`X-Change-Reason`, the panel form), if any.
+        /// </summary>
+        [JsonProperty("reason")]
+        public string Reason { get; set; }
+
+        /// <summary>
+        /// What was asked: the operation (`PATCH /devices/{device_id}/settings/`), the CLI command, or `&lt;resource&gt;.&lt;operation&gt;` for the service.
+        /// </summary>
+        [JsonProperty("action")]
+        public string Action { get; set; }
+
+        [JsonProperty("operation")]
+        public string Operation { get; set; }
+
+        [JsonProperty("resource_type")]
+        public string ResourceType { get; set; }
+
+        [JsonProperty("resource_id")]
+        public string ResourceId { get; set; }
+
+        /// <summary>
+        /// The fields that changed, by name.
+        /// </summary>
+        [JsonProperty("changes")]
+        public List<AuditFieldChange> Changes { get; set; }
+
+        /// <summary>
+        /// Values of Operation known to this version of the client (the service may add others).
+        /// </summary>
+        public static class OperationValues
+        {
+            public const string Create = "create";
+            public const string Update = "update";
+            public const string Delete = "delete";
+        }
+    }
+
     public sealed partial class FieldError : ApiObject
     {
         [JsonProperty("field")]

@@ -85,6 +85,8 @@ namespace Coldchain.Client
             new OperationInfo("ReportsController_list", "GET", "reports/", "Reports", "Reports", new[] { "ListAsync" }, false, new string[] { "reports:read" }),
             new OperationInfo("ReportsController_get", "GET", "reports/{report_id}/", "Reports", "Reports", new[] { "GetAsync" }, false, new string[] { "reports:read" }),
             new OperationInfo("ReportsController_download", "GET", "reports/{report_id}/download/", "Reports", "Reports", new[] { "DownloadAsync" }, false, new string[] { "reports:read" }),
+            new OperationInfo("AuditEventsController_list", "GET", "audit-events/", "Audit trail", "AuditEvents", new[] { "ListAsync" }, false, new string[] { "audit:read" }),
+            new OperationInfo("AuditEventsController_get", "GET", "audit-events/{event_id}/", "Audit trail", "AuditEvents", new[] { "GetAsync" }, false, new string[] { "audit:read" }),
         };
     }
 }

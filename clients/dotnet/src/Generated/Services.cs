@@ -94,6 +94,11 @@ namespace Coldchain.Client
         /// </summary>
         public ReportsService Reports { get; private set; }
 
+        /// <summary>
+        /// Operations of the AuditEvents resource.
+        /// </summary>
+        public AuditEventsService AuditEvents { get; private set; }
+
         private void InitServices(ApiRequester requester)
         {
             Meta = new MetaService(requester);
@@ -112,6 +117,7 @@ namespace Coldchain.Client
             Alarms = new AlarmsService(requester);
             Shipments = new ShipmentsService(requester);
             Reports = new ReportsService(requester);
+            AuditEvents = new AuditEventsService(requester);
         }
     }
 
@@ -1508,6 +1514,60 @@ namespace Coldchain.Client
                 OperationId = "ReportsController_download",
             };
             return Requester.DownloadAsync(request, cancellationToken);
+        }
+    }
+
+    /// <summary>
+    /// Operations of the AuditEvents resource (client.AuditEvents).
+    /// </summary>
+    public sealed partial class AuditEventsService : ServiceBase
+    {
+        internal AuditEventsService(ApiRequester requester) : base(requester)
+        {
+        }
+
+        /// <summary>
+        /// List the account’s audit trail, newest first.
+        /// GET /audit-events/ — operation AuditEventsController_list; scopes: audit:read.
+        /// </summary>
+        public Task<Page<AuditEvent>> ListAsync(int? limit = null, string cursor = null, string resourceType = null, string resourceId = null, string actor = null, string action = null, DateTimeOffset? from = null, DateTimeOffset? until = null, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var query = new QueryBuilder();
+            query.Add("limit", limit);
+            query.Add("cursor", cursor);
+            query.Add("resource_type", resourceType);
+            query.Add("resource_id", resourceId);
+            query.Add("actor", actor);
+            query.Add("action", action);
+            query.Add("from", from);
+            query.Add("until", until);
+            var request = new ApiRequest("GET", "audit-events/", query, options)
+            {
+                OperationId = "AuditEventsController_list",
+            };
+            return Requester.GetPageAsync<AuditEvent>(request, cancellationToken);
+        }
+
+        /// <summary>
+        /// Every record of ListAsync, page after page (follows links.next). Enumerate it with foreach (blocking), or asynchronously with GetAsyncEnumerator() / await foreach (C# 8+), ForEachAsync or ToListAsync.
+        /// </summary>
+        public AutoPager<AuditEvent> ListAutoPaging(int? limit = null, string resourceType = null, string resourceId = null, string actor = null, string action = null, DateTimeOffset? from = null, DateTimeOffset? until = null, RequestOptions options = null)
+        {
+            return new AutoPager<AuditEvent>(ct => ListAsync(limit, null, resourceType, resourceId, actor, action, from, until, options, ct));
+        }
+
+        /// <summary>
+        /// Audit record detail.
+        /// GET /audit-events/{event_id}/ — operation AuditEventsController_get; scopes: audit:read.
+        /// </summary>
+        public Task<AuditEvent> GetAsync(string eventId, RequestOptions options = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var query = new QueryBuilder();
+            var request = new ApiRequest("GET", Path("audit-events/{event_id}/", "event_id", eventId), query, options)
+            {
+                OperationId = "AuditEventsController_get",
+            };
+            return Requester.SendAsync<AuditEvent>(request, cancellationToken);
         }
     }
 }

@@ -888,6 +888,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/audit-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account’s audit trail, newest first
+         * @description Every change made to the account’s records through the API, the web panel, the operator command line or by the service itself, with who made it, from where, why (`X-Change-Reason`) and each changed field’s value before and after (secrets only as changed). Filters: `resource_type`, `resource_id`, `actor`, `action`, `from`, `until`. Records are never changed or removed.
+         */
+        get: operations["AuditEventsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/audit-events/{event_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit record detail */
+        get: operations["AuditEventsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2433,6 +2470,59 @@ export interface components {
             subject: components["schemas"]["ShipmentSubjectDto"] | components["schemas"]["DeviceSubjectDto"];
             /** Format: date-time */
             generated_at: string;
+        };
+        AuditActorDto: {
+            /**
+             * @description `credential`: an API client; `panel_user`: a person in the web panel; `cli`: a platform operator; `system`: the service itself (ingestion, automation, the webhook dispatcher).
+             * @enum {string}
+             */
+            type: "credential" | "panel_user" | "cli" | "system";
+            /** @description The credential id, the panel user id, the operator name, or the service process. */
+            id: string | null;
+        };
+        AuditFieldChangeDto: {
+            /**
+             * @description The field (column) that changed.
+             * @example thresholds
+             */
+            field: string;
+            /** @description `true` for secrets, tokens and hashes: only that they changed is recorded, never a value (`old` and `new` are then null). */
+            secret: boolean;
+            /**
+             * @description The value before, as JSON text (`"null"` on a create).
+             * @example {"temperature_max": 8}
+             */
+            old: string | null;
+            /**
+             * @description The value after, as JSON text (`"null"` on a delete).
+             * @example {"temperature_max": 6}
+             */
+            new: string | null;
+        };
+        AuditEventDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change was made (server time).
+             */
+            occurred_at: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /** @description The client address the change came from (null for the service itself). */
+            client_address: string | null;
+            /** @description The request id (`X-Request-ID`) of the change. */
+            request_id: string | null;
+            /** @description The reason the caller gave (`X-Change-Reason`, the panel form), if any. */
+            reason: string | null;
+            /** @description What was asked: the operation (`PATCH /devices/{device_id}/settings/`), the CLI command, or `<resource>.<operation>` for the service. */
+            action: string;
+            /** @enum {string} */
+            operation: "create" | "update" | "delete";
+            /** @example device */
+            resource_type: string;
+            resource_id: string;
+            /** @description The fields that changed, by name. */
+            changes: components["schemas"]["AuditFieldChangeDto"][];
         };
         FieldErrorDto: {
             /** @example name */
@@ -7371,6 +7461,154 @@ export interface operations {
                 };
             };
             /** @description No such report in this account (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`); honour `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+        };
+    };
+    AuditEventsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque cursor taken from `links.next` of the previous page. */
+                cursor?: string;
+                /** @description Only records about this kind of resource (`device`, `shipment`, `webhook_endpoint`, …). */
+                resource_type?: string;
+                /** @description Only records about the resource with this id. */
+                resource_id?: string;
+                /** @description Only changes made by this actor (`actor.id`: an API credential id, a panel user id or a CLI operator). */
+                actor?: string;
+                /** @description Only records of this action, exactly as listed (`PATCH /devices/{device_id}/settings/`). */
+                action?: string;
+                /** @description Only records at or after this instant. */
+                from?: string;
+                /** @description Only records before this instant. */
+                until?: string;
+            };
+            header?: {
+                /** @description Selects the account (tenant) the request works in. Required when the credential is assigned to more than one active account. */
+                "X-Service-Account-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEventDto"][];
+                        links: components["schemas"]["PageLinksDto"];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, or `account_selection_required` when the credential has several accounts and no X-Service-Account-ID was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description Missing, invalid or expired token, or revoked credential (`invalid_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description Token lacks a required scope (`insufficient_scope`; requires: audit:read), or the selected account is not allowed (`account_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`); honour `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+        };
+    };
+    AuditEventsController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Selects the account (tenant) the request works in. Required when the credential is assigned to more than one active account. */
+                "X-Service-Account-ID"?: string;
+            };
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventDto"];
+                };
+            };
+            /** @description Bad request: `validation_failed`, or `account_selection_required` when the credential has several accounts and no X-Service-Account-ID was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description Missing, invalid or expired token, or revoked credential (`invalid_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description Token lacks a required scope (`insufficient_scope`; requires: audit:read), or the selected account is not allowed (`account_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description No such audit record in this account (`not_found`). */
             404: {
                 headers: {
                     [name: string]: unknown;

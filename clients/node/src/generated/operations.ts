@@ -1336,6 +1336,51 @@ export const OPERATIONS = {
     "requestBody": false,
     "paged": false,
     "binary": true
+  },
+  "AuditEventsController_list": {
+    "method": "GET",
+    "path": "/api/public/v1/audit-events/",
+    "tag": "Audit trail",
+    "summary": "List the account’s audit trail, newest first",
+    "pathParams": [],
+    "query": [
+      "limit",
+      "cursor",
+      "resource_type",
+      "resource_id",
+      "actor",
+      "action",
+      "from",
+      "until"
+    ],
+    "accountHeader": true,
+    "idempotencyKey": false,
+    "authenticated": true,
+    "scopes": [
+      "audit:read"
+    ],
+    "requestBody": false,
+    "paged": true,
+    "binary": false
+  },
+  "AuditEventsController_get": {
+    "method": "GET",
+    "path": "/api/public/v1/audit-events/{event_id}/",
+    "tag": "Audit trail",
+    "summary": "Audit record detail",
+    "pathParams": [
+      "event_id"
+    ],
+    "query": [],
+    "accountHeader": true,
+    "idempotencyKey": false,
+    "authenticated": true,
+    "scopes": [
+      "audit:read"
+    ],
+    "requestBody": false,
+    "paged": false,
+    "binary": false
   }
 } as const satisfies Record<string, OperationInfo>;
 

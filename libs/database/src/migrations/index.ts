@@ -18,11 +18,17 @@ import { RateLimitCounters1763770600000 } from './1763770600000-RateLimitCounter
 import { InvitationEmails1763771000000 } from './1763771000000-InvitationEmails';
 import { WebhookEndpointHourlyStats1763771350000 } from './1763771350000-WebhookEndpointHourlyStats';
 import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwners';
+import { WebhookSlotGrants1763772400000 } from './1763772400000-WebhookSlotGrants';
+import { WebhookDeliveryRecovered1763772500000 } from './1763772500000-WebhookDeliveryRecovered';
+import { WebhookDeliveryEventAt1763772600000 } from './1763772600000-WebhookDeliveryEventAt';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
 import { TelemetryPlannerStatistics1763771600000 } from './1763771600000-TelemetryPlannerStatistics';
 import { WebhookSignatureFormat1763772000000 } from './1763772000000-WebhookSignatureFormat';
+import { AuditTrail1763772100000 } from './1763772100000-AuditTrail';
+import { AuditRetention1763772200000 } from './1763772200000-AuditRetention';
+import { AuditRuntimeRole1763772300000 } from './1763772300000-AuditRuntimeRole';
 
 /** In order. A new migration is appended here; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -51,4 +57,10 @@ export const MIGRATIONS = [
   WebhookDeliveryLease1763771900000,
   TelemetryPlannerStatistics1763771600000,
   WebhookSignatureFormat1763772000000,
+  AuditTrail1763772100000,
+  AuditRetention1763772200000,
+  AuditRuntimeRole1763772300000,
+  WebhookSlotGrants1763772400000,
+  WebhookDeliveryRecovered1763772500000,
+  WebhookDeliveryEventAt1763772600000,
 ];

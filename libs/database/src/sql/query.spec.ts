@@ -25,3 +25,35 @@ describe('defineQueries: prepared statements', () => {
     ).toThrow('query family query-spec-unknown prepares undeclared statements: claimThing');
   });
 });
+
+describe('defineQueries: read routing', () => {
+  it('routes the listed statements to the replica or fail-over and the others to the primary', () => {
+    const Q = defineQueries({
+      owner: 'query-spec-routes',
+      tables: ['things'],
+      tenant: { listThings: 'SELECT id FROM things WHERE account_id = $1', updateThing: 'UPDATE things SET x = 1 WHERE account_id = $1' },
+      platform: { thingByKey: 'SELECT id FROM things WHERE key = $1' },
+      replica: ['listThings'],
+      failover: ['thingByKey'],
+    });
+    expect([Q.listThings.route, Q.thingByKey.route, Q.updateThing.route]).toEqual(['replica', 'failover', 'primary']);
+  });
+
+  it('refuses to send a statement that writes or locks to a replica (it is read-only)', () => {
+    for (const [name, text] of [
+      ['insertThing', 'WITH x AS (INSERT INTO things VALUES (1) RETURNING id) SELECT id FROM x'],
+      ['lockThing', 'SELECT id FROM things WHERE id = $1 FOR UPDATE'],
+      ['lockKey', 'SELECT pg_advisory_xact_lock($1)'],
+    ]) {
+      expect(() => defineQueries({ owner: `query-spec-${name}`, tables: ['things'], platform: { [name]: text }, replica: [name] })).toThrow(
+        `query query-spec-${name}.${name} writes or locks: it cannot run on a read replica`,
+      );
+    }
+  });
+
+  it('refuses to route an undeclared statement', () => {
+    expect(() => defineQueries({ owner: 'query-spec-route-typo', tables: ['things'], platform: { listThings: 'SELECT 1' }, replica: ['listThing' as 'listThings'] })).toThrow(
+      'query family query-spec-route-typo routes undeclared statements: listThing',
+    );
+  });
+});

@@ -20,7 +20,19 @@ export interface Query {
    * on every call. For the few hot statements whose planning costs more than their execution.
    */
   readonly prepared: boolean;
+  /**
+   * Where it runs when a read replica is configured (DATABASE_REPLICA_URL; see ReadReplica):
+   * `primary` always (writes, locks, idempotency, detail reads that must see the caller's own
+   * write); `replica`, a read that may lag up to DATABASE_REPLICA_MAX_LAG_MS (lists, telemetry,
+   * tracking, report downloads), on the primary whenever the replica is away or further behind;
+   * `failover`, on the primary, or on a caught-up replica while the primary is unreachable (the
+   * credential check, so that replica reads go on while the primary is away). Inside a
+   * transaction every statement runs on the transaction's (primary) connection.
+   */
+  readonly route: QueryRoute;
 }
+
+export type QueryRoute = 'primary' | 'replica' | 'failover';
 
 declare const tenantBrand: unique symbol;
 declare const platformBrand: unique symbol;
@@ -33,10 +45,21 @@ export type TenantParams = readonly [AccountId, ...unknown[]];
 export interface QueryFamily<T extends Record<string, string>, P extends Record<string, string>> {
   /** The repository that owns the tables (one name per group of tables). */
   owner: string;
-  /** Tables this repository owns: only it writes them. */
+  /**
+   * Owners that split one store's tables between them (the webhooks store: endpoints, deliveries,
+   * maintenance). Each table still has one owner, but the owners of a group may write each other's
+   * tables (the dispatcher counts an endpoint's failures; housekeeping prunes deliveries).
+   */
+  group?: string;
+  /** Tables this repository owns: only it (and the owners of its group) writes them. */
   tables: readonly string[];
   /** Other owners' tables its statements read (joins for a filter or a view). */
   reads?: readonly string[];
+  /**
+   * Other owners' tables it writes directly: the demo fixture only (it seeds history, not news),
+   * so that no production family carries seed statements. Checked by test/deployment/queries.spec.ts.
+   */
+  writes?: readonly string[];
   tenant?: T;
   platform?: P;
   /**
@@ -44,12 +67,18 @@ export interface QueryFamily<T extends Record<string, string>, P extends Record<
    * statements whose plan does not depend on their parameters' values.
    */
   prepared?: ReadonlyArray<keyof T | keyof P>;
+  /** Read-only statements whose answer may lag (see `Query.route`): they may run on the read replica. */
+  replica?: ReadonlyArray<keyof T | keyof P>;
+  /** Read-only statements that fall back to a caught-up replica while the primary is unreachable (see `Query.route`). */
+  failover?: ReadonlyArray<keyof T | keyof P>;
 }
 
 export interface QueryFamilyRecord {
   owner: string;
+  group: string | null;
   tables: readonly string[];
   reads: readonly string[];
+  writes: readonly string[];
   queries: Query[];
 }
 
@@ -70,6 +99,14 @@ function normalise(text: string): string {
     .replace(/^\s+/, '');
 }
 
+/** What a statement that may run on a read-only standby must not contain. */
+const WRITES = /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+(KEY\s+)?SHARE|pg_advisory\w*|nextval|setval)\b/i;
+
+/** Whether `text` only reads (a replica answers nothing else: it is read-only). */
+export function onlyReads(text: string): boolean {
+  return /^\s*(SELECT|WITH|\()/i.test(text) && !WRITES.test(text);
+}
+
 function dedent(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const indent = Math.min(...lines.slice(1).map((line) => line.length - line.trimStart().length), Number.MAX_SAFE_INTEGER);
@@ -83,18 +120,30 @@ export function defineQueries<T extends Record<string, string> = Record<never, s
   const queries: Query[] = [];
   const out: Record<string, Query> = {};
   const prepared = new Set<string>((family.prepared ?? []).map(String));
+  const routes = new Map<string, QueryRoute>();
+  for (const [route, names] of [['replica', family.replica ?? []], ['failover', family.failover ?? []]] as const) {
+    for (const name of names.map(String)) {
+      if (routes.has(name)) throw new Error(`query ${family.owner}.${name} is routed twice`);
+      routes.set(name, route);
+    }
+  }
   for (const [scope, statements] of [
     ['tenant', family.tenant ?? {}],
     ['platform', family.platform ?? {}],
   ] as const) {
     for (const [name, text] of Object.entries(statements)) {
       if (out[name]) throw new Error(`query ${family.owner}.${name} is declared twice`);
-      const query: Query = Object.freeze({ owner: family.owner, name, text: normalise(dedent(text)), scope, prepared: prepared.delete(name) });
+      const route = routes.get(name) ?? 'primary';
+      routes.delete(name);
+      const normalised = normalise(dedent(text));
+      if (route !== 'primary' && !onlyReads(normalised)) throw new Error(`query ${family.owner}.${name} writes or locks: it cannot run on a read replica`);
+      const query: Query = Object.freeze({ owner: family.owner, name, text: normalised, scope, prepared: prepared.delete(name), route });
       out[name] = query;
       queries.push(query);
     }
   }
+  if (routes.size > 0) throw new Error(`query family ${family.owner} routes undeclared statements: ${[...routes.keys()].join(', ')}`);
   if (prepared.size > 0) throw new Error(`query family ${family.owner} prepares undeclared statements: ${[...prepared].join(', ')}`);
-  FAMILIES.set(family.owner, { owner: family.owner, tables: family.tables, reads: family.reads ?? [], queries });
+  FAMILIES.set(family.owner, { owner: family.owner, group: family.group ?? null, tables: family.tables, reads: family.reads ?? [], writes: family.writes ?? [], queries });
   return out as { [K in keyof T]: TenantQuery } & { [K in keyof P]: PlatformQuery };
 }

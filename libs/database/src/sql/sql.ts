@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedStatementsAllowed } from '../data-source';
+import { readReplicaOf } from '../replica/read-replica';
 import type { PlatformQuery, Query, TenantParams, TenantQuery } from './query';
 
 /** Where a statement runs: the DataSource (pool), or a transaction's EntityManager. */
@@ -12,8 +13,17 @@ export interface SqlResult<T> {
   count: number;
 }
 
-function poolOf(dataSource: DataSource): Pool | undefined {
+/** The data source's pg pool (the primary's), once initialised. */
+export function poolOf(dataSource: DataSource): Pool | undefined {
   return (dataSource.driver as unknown as { master?: Pool } | undefined)?.master;
+}
+
+async function onPool<T>(pool: Pool, dataSource: DataSource, query: Query, params: readonly unknown[]): Promise<SqlResult<T>> {
+  const result =
+    query.prepared && preparedStatementsAllowed(dataSource)
+      ? await pool.query({ name: `${query.owner}.${query.name}`, text: query.text, values: params as unknown[] })
+      : await pool.query(query.text, params as unknown[]);
+  return { rows: result.rows as T[], count: result.rowCount ?? result.rows.length };
 }
 
 /**
@@ -23,7 +33,9 @@ function poolOf(dataSource: DataSource): Pool | undefined {
  * `query` returns `[rows, count]` for UPDATE/DELETE but bare rows otherwise). A statement declared
  * `prepared` runs on the pool as a named prepared statement (pg prepares it once per connection);
  * inside a transaction it runs unnamed like the others, and so does every statement when the data
- * source's pool is behind a transaction pooler (`DB_PREPARED_STATEMENTS=false`).
+ * source's pool is behind a transaction pooler (`DB_PREPARED_STATEMENTS=false`). Outside a
+ * transaction, a statement routed `replica` or `failover` may run on the read replica attached to
+ * the data source (ReadReplica decides, per execution); a failed replica read is retried on the primary.
  */
 async function execute<T>(db: Db, query: Query, params: readonly unknown[]): Promise<SqlResult<T>> {
   const { text } = query;
@@ -32,11 +44,32 @@ async function execute<T>(db: Db, query: Query, params: readonly unknown[]): Pro
     const dataSource = db instanceof DataSource ? db : db.connection;
     const pool = poolOf(dataSource);
     if (pool) {
-      const result =
-        query.prepared && preparedStatementsAllowed(dataSource)
-          ? await pool.query({ name: `${query.owner}.${query.name}`, text, values: params as unknown[] })
-          : await pool.query(text, params as unknown[]);
-      return { rows: result.rows as T[], count: result.rowCount ?? result.rows.length };
+      const replica = query.route === 'primary' ? undefined : readReplicaOf(dataSource);
+      const target = !replica ? 'primary' : query.route === 'replica' ? replica.targetForRead() : replica.targetForFailover();
+      if (replica && target === 'replica') {
+        try {
+          const result = await onPool<T>(replica.pool, dataSource, query, params);
+          replica.routed.replica += 1;
+          return result;
+        } catch (error) {
+          // The replica is away or cancelled the read (conflict with recovery): the primary answers.
+          replica.readFailed(error);
+        }
+      }
+      if (replica) replica.routed.primary += 1;
+      // A lag-tolerant read sent to the primary (the replica was not usable a moment ago) may also
+      // be answered by a caught-up replica when the primary has just gone away.
+      if (replica && (query.route === 'failover' || query.route === 'replica')) {
+        try {
+          return await onPool<T>(pool, dataSource, query, params);
+        } catch (error) {
+          // The primary just went away (before the next probe noticed): a caught-up replica answers.
+          if (!(await replica.primaryFailed(error))) throw error;
+          replica.routed.replica += 1;
+          return onPool<T>(replica.pool, dataSource, query, params);
+        }
+      }
+      return onPool<T>(pool, dataSource, query, params);
     }
     const own = dataSource.createQueryRunner();
     try {
@@ -76,6 +109,11 @@ export async function count(db: Db, query: TenantQuery, params: TenantParams): P
 export async function count(db: Db, query: PlatformQuery, params?: readonly unknown[]): Promise<number>;
 export async function count(db: Db, query: TenantQuery | PlatformQuery, params: readonly unknown[] = []): Promise<number> {
   return (await execute(db, query, params)).count;
+}
+
+/** A platform statement on a pg pool that is no data source's (the read replica's probes). */
+export async function rowsOnPool<T>(pool: Pool, query: PlatformQuery, params: readonly unknown[] = []): Promise<T[]> {
+  return (await pool.query(query.text, params as unknown[])).rows as T[];
 }
 
 /** What a library that runs its own SQL on a pg pool calls (`query({ name?, text, values })`). */

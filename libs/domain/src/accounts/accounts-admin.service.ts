@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ACCOUNT_KINDS, ACCOUNT_STATUSES, type Account, type AccountKind, type AccountStatus, newId } from '@app/database';
-import { insertAccount } from './accounts.repository';
+import { findAccount, insertAccount } from './accounts.repository';
 
 export interface CreateAccountInput {
   name: string;
@@ -15,6 +15,11 @@ export class AccountInputError extends Error {}
 /** Platform-side account management (the public API never creates accounts). */
 export class AccountsAdminService {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Any account by id (any kind or status), or null. */
+  find(accountId: string): Promise<Account | null> {
+    return findAccount(this.dataSource, accountId);
+  }
 
   async create(input: CreateAccountInput): Promise<Account> {
     const kind = input.kind ?? 'customer';

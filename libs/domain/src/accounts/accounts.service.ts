@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Account } from '@app/database';
-import { NotFoundError } from '../errors/api-error';
-import { findAccount, listAccountsAmong, updateAccount } from './accounts.repository';
-import type { AccountId, KeysetPage } from '@app/vocabulary';
+import { NotFoundError } from '../errors';
+import { ACCOUNT_PROFILE_COLUMNS } from './accounts.queries';
+import { findAccount, listAccountsAmong, updateAccountProfile, type AccountProfileColumn } from './accounts.repository';
+import type { KeysetPage } from '@app/vocabulary';
 
 /** The customer-managed contact and legal profile fields (only the fields sent change; null clears). */
 export interface AccountProfileChanges {
@@ -22,22 +23,6 @@ export interface AccountProfileChanges {
   timezone?: string | null;
 }
 
-const COLUMN_BY_FIELD: Record<keyof AccountProfileChanges, keyof Account> = {
-  name: 'name',
-  legal_name: 'legalName',
-  tax_id: 'taxId',
-  registration_number: 'registrationNumber',
-  contact_name: 'contactName',
-  contact_email: 'contactEmail',
-  contact_phone: 'contactPhone',
-  website: 'website',
-  address_line1: 'addressLine1',
-  address_line2: 'addressLine2',
-  city: 'city',
-  postal_code: 'postalCode',
-  country: 'country',
-  timezone: 'timezone',
-};
 
 /**
  * Accounts visible to a credential are exactly its usable allow-list (active customer accounts),
@@ -51,19 +36,19 @@ export class AccountsService {
     return listAccountsAmong(this.dataSource, allowed, page.after, page.limit + 1);
   }
 
-  async get(allowed: readonly string[], accountId: AccountId): Promise<Account> {
+  async get(allowed: readonly string[], accountId: string): Promise<Account> {
     const account = allowed.includes(accountId) ? await findAccount(this.dataSource, accountId) : null;
     if (!account) throw new NotFoundError('Account');
     return account;
   }
 
-  async update(allowed: readonly string[], accountId: AccountId, changes: AccountProfileChanges): Promise<Account> {
+  async update(allowed: readonly string[], accountId: string, changes: AccountProfileChanges): Promise<Account> {
     const account = await this.get(allowed, accountId);
-    const patch: Partial<Account> = {};
-    for (const [field, column] of Object.entries(COLUMN_BY_FIELD) as Array<[keyof AccountProfileChanges, keyof Account]>) {
-      if (changes[field] !== undefined) (patch as Record<string, unknown>)[column] = changes[field];
+    const patch: Partial<Record<AccountProfileColumn, string | null>> = {};
+    for (const column of ACCOUNT_PROFILE_COLUMNS) {
+      if (changes[column] !== undefined) patch[column] = changes[column];
     }
-    if (Object.keys(patch).length > 0) await updateAccount(this.dataSource, account.id, patch);
+    if (Object.keys(patch).length > 0) await updateAccountProfile(this.dataSource, account.id, patch);
     return this.get(allowed, accountId);
   }
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { IngestRejection } from '../telemetry/telemetry-ingest.service';
+import type { IngestRejection } from '../telemetry';
 import { parseAisPosition, type AisPosition } from './ais-position';
 import { insertAisPositions } from './ais.repository';
 

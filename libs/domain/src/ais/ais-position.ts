@@ -1,6 +1,5 @@
-import { isValidImoNumber, MMSI_PATTERN, ZONED_TIMESTAMP_PATTERN } from '../formats';
-import { EARLIEST_RECORDED_AT_MS, FUTURE_TOLERANCE_MS } from '../telemetry/telemetry-point';
-import { parseBatchMessage, type BatchMessage } from '../telemetry/batch-message';
+import { isValidImoNumber, MMSI_PATTERN, ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
+import { EARLIEST_RECORDED_AT_MS, FUTURE_TOLERANCE_MS, parseBatchMessage, type BatchMessage } from '../telemetry';
 
 /** One AIS position report of a vessel, as a feed adapter or the CLI sends it (snake_case JSON). */
 export interface AisPosition {

@@ -1,4 +1,4 @@
-import type { IngestTopology } from '../telemetry/ingest-topology';
+import type { IngestTopology } from '../telemetry';
 
 /**
  * RabbitMQ names of the AIS feed queue, built like the telemetry ones: feeds publish to the

@@ -14,14 +14,5 @@ export const AIS_QUERIES = defineQueries({
       RETURNING id`,
     latestByMmsi: `SELECT ${POSITION_COLUMNS} FROM ais_positions WHERE mmsi = $1 AND recorded_at <= $2 ORDER BY recorded_at DESC LIMIT 1`,
     latestByImo: `SELECT ${POSITION_COLUMNS} FROM ais_positions WHERE imo = $1 AND recorded_at <= $2 ORDER BY recorded_at DESC LIMIT 1`,
-    /** The demo seed: hourly positions of the demo vessel between Izmir and Istanbul, up to now. */
-    seedDemoVesselTrack: `
-      INSERT INTO ais_positions (mmsi, imo, recorded_at, latitude, longitude, speed_knots, course_deg)
-      SELECT $1, $2, ts,
-             38.44 + 2.5 * least(1, extract(epoch FROM ts - $3::timestamptz) / 432000),
-             26.6 + 0.5 * sin(extract(epoch FROM ts) / 20000),
-             14.5, 12
-        FROM generate_series(date_bin('1 hour', $3::timestamptz, 'epoch'), now(), interval '1 hour') AS ts
-      ON CONFLICT (vessel_key, recorded_at) DO NOTHING`,
   },
 });

@@ -33,6 +33,3 @@ export function latestPositionRow(db: Db, vessel: { mmsi: string | null; imo: st
   return Promise.resolve(null);
 }
 
-export async function seedDemoVesselTrack(db: Db, vessel: { mmsi: string; imo: string }, from: Date): Promise<void> {
-  await sql.run(db, Q.seedDemoVesselTrack, [vessel.mmsi, vessel.imo, from.toISOString()]);
-}

@@ -4,7 +4,6 @@ import { ALARM_ROW_COLUMNS } from './alarm-record';
 export const ALARM_QUERIES = defineQueries({
   owner: 'alarms',
   tables: ['alarms'],
-  reads: ['device_lifecycles'],
   tenant: {
     insert: `
       INSERT INTO alarms (account_id, id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, geofence_id)
@@ -26,19 +25,6 @@ export const ALARM_QUERIES = defineQueries({
          AND ($8::uuid IS NULL OR id < $8)
        ORDER BY id DESC LIMIT $2`,
   },
-  platform: {
-    /** The demo seed: a resolved excursion of the completed demo shipment. */
-    seedDemoAlarm: `
-      INSERT INTO alarms (id, account_id, device_id, lifecycle_id, shipment_id, type, severity, source, message, triggered_at, created_at, updated_at, resolved_at)
-      SELECT $1, $2, l.device_id, l.id, $3, 'TEMPERATURE', 'WARNING', 'THRESHOLD', 'Temperature 8.4 °C above the maximum of 8 °C for at least 15 min.', $4, $4, $4, $5
-        FROM device_lifecycles l WHERE l.device_id = $6 AND l.ended_at IS NULL
-      ON CONFLICT DO NOTHING`,
-    // The demo seed (history written directly, idempotent: ON CONFLICT DO NOTHING).
-    seedDemoHistory: `
-      INSERT INTO alarms (id, account_id, device_id, lifecycle_id, type, severity, source, message, triggered_at, created_at, updated_at, resolved_at)
-        SELECT id, account_id, device_id, lifecycle_id, type, severity, source, message, at, at, at, resolved_at
-          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
-               AS a(id, account_id, device_id, lifecycle_id, type, severity, source, message, at, resolved_at)
-        ON CONFLICT DO NOTHING`,
-  },
+  // The list may lag; an alarm read by id is read on the primary.
+  replica: ['list'],
 });

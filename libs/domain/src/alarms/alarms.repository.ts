@@ -73,11 +73,3 @@ export function listAlarmRows(db: Db, accountId: AccountId, filters: AlarmListFi
   ]);
 }
 
-export async function seedDemoAlarm(db: Db, values: [id: string, accountId: string, shipmentId: number, at: string, resolvedAt: string, deviceId: string]): Promise<void> {
-  await sql.run(db, Q.seedDemoAlarm, values);
-}
-
-/** The demo seed's alarm history (no outbox events: history, not news). */
-export async function seedDemoHistory(db: Db, params: unknown[]): Promise<void> {
-  await sql.run(db, Q.seedDemoHistory, params);
-}

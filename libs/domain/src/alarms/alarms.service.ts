@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { writeOutboxEvent } from '@app/events';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
-import { ConflictError, NotFoundError } from '../errors/api-error';
+import { ConflictError, NotFoundError } from '../errors';
 import type { AlarmSeverity } from './alarm-enums';
 import { presentAlarm, type AlarmRow } from './alarm-record';
 import { findAlarmRow, listAlarmRows, lockAlarmRow, markAlarmResolved } from './alarms.repository';

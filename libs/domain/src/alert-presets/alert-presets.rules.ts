@@ -1,7 +1,7 @@
-import type { ReferenceCheck } from '../catalogue/catalogue-family';
-import { ValidationFailedError } from '../errors/api-error';
-import { REFERENCED_BY_DEVICE_SETTINGS, referencedByActiveShipments } from '../shipments/shipment-references';
-import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
+import type { ReferenceCheck } from '../catalogue';
+import { ValidationFailedError } from '../errors';
+import { REFERENCED_BY_DEVICE_SETTINGS, referencedByActiveShipments } from '../shipments';
+import { referencedByShipmentTemplates } from '../shipment-templates';
 
 const RANGES = [
   ['temperature_min', 'temperature_max'],

@@ -42,7 +42,12 @@ export const CREDENTIAL_QUERIES = defineQueries({
     revoke: `
       UPDATE api_credentials SET revoked_at = now(), updated_at = now()
        WHERE (client_id = $1 OR id::text = $1) AND revoked_at IS NULL RETURNING id`,
+    insert: `
+      INSERT INTO api_credentials (id, client_id, secret_hash, name, scopes, owner_account_id)
+      VALUES ($1, $2, $3, $4, $5, $6)`,
     clearAccounts: `DELETE FROM api_credential_accounts WHERE credential_id = $1`,
     addAccount: `INSERT INTO api_credential_accounts (credential_id, account_id) VALUES ($1, $2)`,
   },
+  // The credential check of every call: on the primary, on a caught-up replica while the primary is away.
+  failover: ['findByClientId'],
 });

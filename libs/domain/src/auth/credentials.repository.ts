@@ -1,4 +1,3 @@
-import { ApiCredential } from '@app/database';
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
 import { CREDENTIAL_QUERIES as Q } from './credentials.queries';
@@ -31,19 +30,29 @@ export async function touchCredential(db: Db, credentialId: string): Promise<voi
   await sql.run(db, Q.touch, [credentialId]);
 }
 
-/** Inserts the credential unless `lockExisting` finds one with its id (resubmission: returns false). */
-export async function insertCredential(db: Db, credential: ApiCredential, refuseExisting: boolean): Promise<boolean> {
+export interface NewCredential {
+  id: string;
+  clientId: string;
+  secretHash: string;
+  name: string;
+  scopes: string[];
+  ownerAccountId: string | null;
+  accountIds: string[];
+}
+
+/**
+ * Inserts the credential and its accounts. With `refuseExisting` (a caller-chosen id), one with
+ * that id already there makes it a no-op that returns false: the lock and the check make a
+ * resubmission idempotent instead of a primary-key error.
+ */
+export async function insertCredential(db: Db, credential: NewCredential, refuseExisting: boolean): Promise<boolean> {
   if (refuseExisting) {
-    // save() turns a known id into an UPDATE: the lock and the check make a resubmission a no-op
     await sql.run(db, Q.lockId, [credential.id]);
     if (await sql.first(db, Q.exists, [credential.id])) return false;
   }
-  await db.getRepository(ApiCredential).save(credential);
+  await sql.run(db, Q.insert, [credential.id, credential.clientId, credential.secretHash, credential.name, credential.scopes, credential.ownerAccountId]);
+  for (const accountId of credential.accountIds) await sql.run(db, Q.addAccount, [credential.id, accountId]);
   return true;
-}
-
-export function newCredentialEntity(db: Db, values: Partial<ApiCredential>): ApiCredential {
-  return db.getRepository(ApiCredential).create(values);
 }
 
 export async function revokeCredential(db: Db, clientIdOrId: string): Promise<boolean> {

@@ -1,19 +1,21 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import type { AccountId } from '@app/vocabulary';
-import { findAccountsByIds } from '../accounts/accounts.repository';
+import { accountsByIds } from '../accounts';
 import {
+  findCredentialByClientId,
   insertCredential,
   listOwnedCredentialRows,
-  newCredentialEntity,
   replaceCredentialAccounts,
   revokeCredential,
   revokeOwnedCredential,
+  touchCredential,
+  type CredentialLookupRow,
 } from './credentials.repository';
-import { UUID_PATTERN } from '../formats';
+import { UUID_PATTERN } from '@app/vocabulary';
 import { hashSecret } from './secret-hash';
-import { ALL_SCOPES, isScope } from './scopes';
+import { ALL_SCOPES, isScope } from '@app/vocabulary';
 
 export interface CreatedCredential {
   id: string;
@@ -61,11 +63,6 @@ export class CredentialAlreadyCreatedError extends Error {}
 export const generateClientId = (): string => `cc_${randomBytes(12).toString('hex')}`;
 export const generateClientSecret = (): string => `ccs_${randomBytes(32).toString('base64url')}`;
 
-/** The demo fixture's secrets are derived from the deployment key, never stored in clear. */
-export function demoSecret(secretsKey: Buffer, clientId: string): string {
-  return `ccs_${createHmac('sha256', secretsKey).update(`demo:${clientId}`).digest('base64url')}`;
-}
-
 /** Management of API credentials, shared by the CLI (platform side) and the web panel (`*Owned`: one company's own). */
 export class CredentialsService {
   constructor(private readonly dataSource: DataSource) {}
@@ -75,7 +72,7 @@ export class CredentialsService {
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length > 0) throw new CredentialInputError(`unknown scopes: ${unknown.join(', ')}`);
     if (input.accountIds.length === 0) throw new CredentialInputError('at least one account is required');
-    const accounts = await findAccountsByIds(this.dataSource, input.accountIds);
+    const accounts = await accountsByIds(this.dataSource, input.accountIds);
     const missing = input.accountIds.filter((id) => !accounts.some((a) => a.id === id));
     if (missing.length > 0) throw new CredentialInputError(`unknown accounts: ${missing.join(', ')}`);
 
@@ -85,17 +82,7 @@ export class CredentialsService {
     const clientId = input.clientId ?? generateClientId();
     const secret = input.secret ?? generateClientSecret();
     const secretHash = await hashSecret(secret);
-    const credential = newCredentialEntity(this.dataSource, {
-      id,
-      clientId,
-      secretHash,
-      name: input.name,
-      scopes,
-      ownerAccountId: input.ownerAccountId ?? null,
-      revokedAt: null,
-      lastUsedAt: null,
-      accounts,
-    });
+    const credential = { id, clientId, secretHash, name: input.name, scopes, ownerAccountId: input.ownerAccountId ?? null, accountIds: accounts.map((a) => a.id) };
     const inserted = await this.dataSource.transaction((manager) => insertCredential(manager, credential, input.id !== undefined));
     if (!inserted) throw new CredentialAlreadyCreatedError();
     return {
@@ -109,6 +96,16 @@ export class CredentialsService {
   }
 
   /** Revocation takes effect on the next API call: every call looks the credential up. */
+  /** The credential of this client id (revoked ones too), with its scopes and accounts: what the token exchange checks. */
+  findByClientId(clientId: string): Promise<CredentialLookupRow | null> {
+    return findCredentialByClientId(this.dataSource, clientId);
+  }
+
+  /** Records that the credential was used (the statement skips it within a minute of the last use). */
+  async recordUse(credentialId: string): Promise<void> {
+    await touchCredential(this.dataSource, credentialId);
+  }
+
   async revoke(clientIdOrId: string): Promise<boolean> {
     return revokeCredential(this.dataSource, clientIdOrId);
   }

@@ -1,8 +1,8 @@
 import type { TransportMode } from '@app/database';
-import type { ReferenceCheck } from '../catalogue/catalogue-family';
-import { ValidationFailedError } from '../errors/api-error';
-import { referencedByActiveShipments } from '../shipments/shipment-references';
-import { referencedByShipmentTemplates } from '../shipment-templates/shipment-template-references';
+import type { ReferenceCheck } from '../catalogue';
+import { ValidationFailedError } from '../errors';
+import { referencedByActiveShipments } from '../shipments';
+import { referencedByShipmentTemplates } from '../shipment-templates';
 
 /** Which transport modes each identifier belongs to. */
 export const IDENTIFIER_MODES: Record<'scac' | 'iata_code' | 'mmsi' | 'imo', readonly TransportMode[]> = {

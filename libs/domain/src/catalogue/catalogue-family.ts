@@ -1,6 +1,7 @@
-import type { EntityManager, EntityTarget } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { TenantEntity } from '@app/database';
 import type { AccountId } from '@app/vocabulary';
+import type { CatalogueTable } from './catalogue.queries';
 
 /**
  * One kind of record that may still point at a catalogue record. Deleting a referenced record is
@@ -22,14 +23,15 @@ export type WritableFields<Dto> = { [K in keyof Dto]-?: Exclude<Dto[K], undefine
 /**
  * Everything the shared CRUD needs to know about one catalogue family.
  *
- * The family is split between two homes. The rules (entity, noun, `check`, `references`) are
+ * The family is split between two homes. The rules (table, noun, `check`, `references`) are
  * framework-free and live in libs/domain/src/<family>/ with the family's service. The
  * mapping (`columns`, `defaults`: a `CatalogueMapping`) is keyed by the fields of the api's
  * create DTO (class-validator/swagger classes) and some defaults are DTO instances, so it stays in
  * apps/api/src/<family>/<family>.family.ts and is passed to the service by the Nest module.
  */
 export interface CatalogueFamily<E extends TenantEntity, Dto extends object> {
-  entity: EntityTarget<E>;
+  /** Where its records live (read and written as whole records of `E`). */
+  table: CatalogueTable;
   /** Singular, capitalised: "Location". */
   noun: string;
   /** The explicit allow-list: writable API field → entity property. Nothing else is ever written. */

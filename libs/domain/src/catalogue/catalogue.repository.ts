@@ -1,10 +1,9 @@
-import type { EntityTarget, FindOptionsWhere } from 'typeorm';
 import type { TenantEntity } from '@app/database';
 import { sql, type Db, type TenantQuery } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
-import { CATALOGUE_QUERIES as Q } from './catalogue.queries';
+import { CATALOGUE_COLUMNS, CATALOGUE_QUERIES as Q, propertyOf, type CatalogueTable } from './catalogue.queries';
 
-export type CatalogueTable = 'locations' | 'carriers' | 'receivers' | 'alert_presets' | 'shipment_templates';
+export type { CatalogueTable } from './catalogue.queries';
 
 const LOCK_BY_TABLE: Record<CatalogueTable, TenantQuery> = {
   locations: Q.lockLocations,
@@ -14,35 +13,73 @@ const LOCK_BY_TABLE: Record<CatalogueTable, TenantQuery> = {
   shipment_templates: Q.lockShipmentTemplates,
 };
 
-export type CatalogueLock = 'for_no_key_update' | 'pessimistic_write';
+interface RecordQueries {
+  list: TenantQuery;
+  find: TenantQuery;
+  findForNoKeyUpdate: TenantQuery;
+  findForUpdate: TenantQuery;
+  insert: TenantQuery;
+  update: TenantQuery;
+  delete: TenantQuery;
+}
 
-const tenantWhere = <E extends TenantEntity>(accountId: AccountId, id: string): FindOptionsWhere<E> => ({ accountId, id }) as FindOptionsWhere<E>;
+const RECORDS: Record<CatalogueTable, RecordQueries> = {
+  locations: {
+    list: Q.listLocations, find: Q.findLocation, findForNoKeyUpdate: Q.findLocationForNoKeyUpdate, findForUpdate: Q.findLocationForUpdate,
+    insert: Q.insertLocation, update: Q.updateLocation, delete: Q.deleteLocation,
+  },
+  carriers: {
+    list: Q.listCarriers, find: Q.findCarrier, findForNoKeyUpdate: Q.findCarrierForNoKeyUpdate, findForUpdate: Q.findCarrierForUpdate,
+    insert: Q.insertCarrier, update: Q.updateCarrier, delete: Q.deleteCarrier,
+  },
+  receivers: {
+    list: Q.listReceivers, find: Q.findReceiver, findForNoKeyUpdate: Q.findReceiverForNoKeyUpdate, findForUpdate: Q.findReceiverForUpdate,
+    insert: Q.insertReceiver, update: Q.updateReceiver, delete: Q.deleteReceiver,
+  },
+  alert_presets: {
+    list: Q.listAlertPresets, find: Q.findAlertPreset, findForNoKeyUpdate: Q.findAlertPresetForNoKeyUpdate, findForUpdate: Q.findAlertPresetForUpdate,
+    insert: Q.insertAlertPreset, update: Q.updateAlertPreset, delete: Q.deleteAlertPreset,
+  },
+  shipment_templates: {
+    list: Q.listShipmentTemplates, find: Q.findShipmentTemplate, findForNoKeyUpdate: Q.findShipmentTemplateForNoKeyUpdate,
+    findForUpdate: Q.findShipmentTemplateForUpdate, insert: Q.insertShipmentTemplate, update: Q.updateShipmentTemplate, delete: Q.deleteShipmentTemplate,
+  },
+};
+
+/** Updates take FOR NO KEY UPDATE (referencing writers go on); deletes take FOR UPDATE (they wait). */
+export type CatalogueLock = 'for_no_key_update' | 'for_update';
 
 /** `limit` records of the account after the keyset position, in creation order (UUIDv7 ids). */
-export function listCatalogueRecords<E extends TenantEntity>(db: Db, entity: EntityTarget<E>, accountId: AccountId, after: string | null, limit: number): Promise<E[]> {
-  const query = db
-    .getRepository(entity)
-    .createQueryBuilder('record')
-    .where('record.account_id = :accountId', { accountId })
-    .orderBy('record.id', 'ASC')
-    .take(limit);
-  if (after !== null) query.andWhere('record.id > :after', { after });
-  return query.getMany();
+export function listCatalogueRecords<E extends TenantEntity>(db: Db, table: CatalogueTable, accountId: AccountId, after: string | null, limit: number): Promise<E[]> {
+  return sql.rows<E>(db, RECORDS[table].list, [accountId, after, limit]);
 }
 
-export function findCatalogueRecord<E extends TenantEntity>(db: Db, entity: EntityTarget<E>, accountId: AccountId, id: string, lock?: CatalogueLock): Promise<E | null> {
-  return db.getRepository(entity).findOne({ where: tenantWhere<E>(accountId, id), ...(lock ? { lock: { mode: lock } } : {}) });
+export function findCatalogueRecord<E extends TenantEntity>(db: Db, table: CatalogueTable, accountId: AccountId, id: string, lock?: CatalogueLock): Promise<E | null> {
+  const queries = RECORDS[table];
+  const query = lock === 'for_no_key_update' ? queries.findForNoKeyUpdate : lock === 'for_update' ? queries.findForUpdate : queries.find;
+  return sql.first<E>(db, query, [accountId, id]);
 }
 
-export async function deleteCatalogueRecord<E extends TenantEntity>(db: Db, entity: EntityTarget<E>, accountId: AccountId, id: string): Promise<void> {
-  await db.getRepository(entity).delete(tenantWhere<E>(accountId, id));
+export async function deleteCatalogueRecord(db: Db, table: CatalogueTable, accountId: AccountId, id: string): Promise<void> {
+  await sql.run(db, RECORDS[table].delete, [accountId, id]);
 }
 
-/** Saves `current` changed by `values`, or a new record of the account with `id`. */
-export function saveCatalogueRecord<E extends TenantEntity>(db: Db, entity: EntityTarget<E>, accountId: AccountId, current: E | null, values: Record<string, unknown>, id: string): Promise<E> {
-  const repository = db.getRepository(entity);
-  const record = current ? Object.assign(current, values) : repository.create({ ...values, id, accountId } as unknown as E);
-  return repository.save(record);
+/** Stores `values` (entity property → value, every writable column) over the record `id`, or as a new record of the account with `id`. */
+export async function saveCatalogueRecord<E extends TenantEntity>(
+  db: Db,
+  table: CatalogueTable,
+  accountId: AccountId,
+  existing: boolean,
+  values: Record<string, unknown>,
+  id: string,
+): Promise<E> {
+  const missing = CATALOGUE_COLUMNS[table].filter((column) => !(propertyOf(column) in values));
+  // A family that maps fewer fields than its table has would null the others: a programming error.
+  if (missing.length > 0) throw new Error(`a ${table} write without ${missing.join(', ')}`);
+  const row = JSON.stringify(Object.fromEntries(CATALOGUE_COLUMNS[table].map((column) => [column, values[propertyOf(column)]])));
+  const saved = await sql.first<E>(db, existing ? RECORDS[table].update : RECORDS[table].insert, [accountId, id, row]);
+  if (!saved) throw new Error(`the ${table} write found no row`);
+  return saved;
 }
 
 /** The subset of `ids` naming records of the account in `table`, share-locked until the transaction ends. */
@@ -67,10 +104,3 @@ export async function isUsedByShipmentTemplates(db: Db, accountId: AccountId, re
   return row?.used === true;
 }
 
-export const seedDemoCatalogueRows = {
-  location: (db: Db, values: unknown[]) => sql.run(db, Q.seedDemoLocation, values),
-  carrier: (db: Db, values: unknown[]) => sql.run(db, Q.seedDemoCarrier, values),
-  receiver: (db: Db, values: unknown[]) => sql.run(db, Q.seedDemoReceiver, values),
-  alertPreset: (db: Db, values: unknown[]) => sql.run(db, Q.seedDemoAlertPreset, values),
-  shipmentTemplate: (db: Db, values: unknown[]) => sql.run(db, Q.seedDemoShipmentTemplate, values),
-};

@@ -1,10 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
 import { newId, type TenantEntity } from '@app/database';
-import { ConflictError, NotFoundError } from '../errors/api-error';
+import { ConflictError, NotFoundError } from '../errors';
 import type { CatalogueFamily, WritableFields } from './catalogue-family';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
-import { deleteCatalogueRecord, findCatalogueRecord, listCatalogueRecords, saveCatalogueRecord } from './catalogue.repository';
+import { type CatalogueLock, deleteCatalogueRecord, findCatalogueRecord, listCatalogueRecords, saveCatalogueRecord } from './catalogue.repository';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -27,7 +27,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
 
   /** `limit + 1` records after the keyset position, in creation order (UUIDv7 ids). */
   async list(accountId: AccountId, page: KeysetPage<string>): Promise<E[]> {
-    return listCatalogueRecords(this.dataSource, this.family.entity, accountId, page.after, page.limit + 1);
+    return listCatalogueRecords<E>(this.dataSource, this.family.table, accountId, page.after, page.limit + 1);
   }
 
   async get(accountId: AccountId, id: string): Promise<E> {
@@ -57,13 +57,13 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
       await this.dataSource.transaction(async (manager) => {
         // FOR UPDATE waits for writers that hold a key-share lock on this record while they verify
         // a reference to it, so the checks below see every committed reference.
-        await this.find(manager, accountId, id, 'pessimistic_write');
+        await this.find(manager, accountId, id, 'for_update');
         for (const reference of this.family.references) {
           if (await reference.isReferenced(manager, accountId, id)) {
             throw new ConflictError('in_use', `${this.family.noun} is still used by ${reference.what}; remove that reference first.`, 'In use');
           }
         }
-        await deleteCatalogueRecord(manager, this.family.entity, accountId, id);
+        await deleteCatalogueRecord(manager, this.family.table, accountId, id);
       });
     } catch (error) {
       // Backstop: a foreign key the checks above did not know about.
@@ -78,8 +78,8 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
    * Updates take FOR NO KEY UPDATE, which does not block writers that only reference the record
    * (they hold FOR KEY SHARE); deletes take FOR UPDATE, which does.
    */
-  private async find(manager: EntityManager, accountId: AccountId, id: string, lock?: 'for_no_key_update' | 'pessimistic_write'): Promise<E> {
-    const record = await findCatalogueRecord(manager, this.family.entity, accountId, id, lock);
+  private async find(manager: EntityManager, accountId: AccountId, id: string, lock?: CatalogueLock): Promise<E> {
+    const record = await findCatalogueRecord<E>(manager, this.family.table, accountId, id, lock);
     if (!record) throw new NotFoundError(this.family.noun);
     return record;
   }
@@ -101,7 +101,7 @@ export class CatalogueService<E extends TenantEntity, Dto extends object> {
       // Nested DTO instances become plain JSON for jsonb columns.
       values[column] = toPlain(fields[field]);
     }
-    return saveCatalogueRecord(manager, this.family.entity, accountId, current, values, newId());
+    return saveCatalogueRecord<E>(manager, this.family.table, accountId, current !== null, values, current?.id ?? newId());
   }
 }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ValidationFailedError, type FieldError } from '../errors/api-error';
+import { ValidationFailedError, type FieldError } from '../errors';
 import type { AccountId } from '@app/vocabulary';
 import { lockSameTenantIds, type CatalogueTable } from './catalogue.repository';
 

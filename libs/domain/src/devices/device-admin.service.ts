@@ -1,11 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { newId } from '@app/database';
-import { UUID_PATTERN } from '../formats';
+import { accountExists, newId } from '@app/database';
+import { UUID_PATTERN } from '@app/vocabulary';
 import type { AccountId } from '@app/vocabulary';
-import { detachLifecycle } from '../shipments/shipments.repository';
+import type { Db } from '@app/database/sql';
 import {
-  accountExists,
   approveDeviceRow,
   endLifecycle,
   insertRegisteredDevices,
@@ -48,8 +47,18 @@ const digits = (length: number): string => Array.from({ length }, () => randomIn
  * Platform-side onboarding of trackers (the public API never creates devices): registration
  * with a first lifecycle for the owning account, approval, and transfer to a new owner.
  */
+/**
+ * What else ends with a device's lifecycle on a transfer, in the same transaction: the shipments
+ * family's `detachDeviceLifecycle` (the previous owner's active shipment loses the device). Passed
+ * in, so that devices never imports shipments (the shipments family builds on devices).
+ */
+export type LifecycleEndedHook = (db: Db, lifecycleId: string) => Promise<void>;
+
 export class DeviceAdminService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lifecycleEnded: LifecycleEndedHook,
+  ) {}
 
   async register(input: RegisterDevicesInput): Promise<RegisteredDevice[]> {
     const count = input.count ?? 1;
@@ -96,7 +105,7 @@ export class DeviceAdminService {
       if (current) {
         await endLifecycle(manager, current.id);
         // The previous owner's active shipment loses the device with the ownership.
-        await detachLifecycle(manager, current.id);
+        await this.lifecycleEnded(manager, current.id);
       }
       const lifecycleId = newId();
       await startLifecycle(manager, accountId, lifecycleId, deviceId);

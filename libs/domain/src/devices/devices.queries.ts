@@ -25,7 +25,7 @@ const INGEST_LIFECYCLES = `
 export const DEVICE_QUERIES = defineQueries({
   owner: 'devices',
   tables: ['devices', 'device_lifecycles', 'device_maintenance_records'],
-  reads: ['accounts', 'alert_presets', 'telemetry_points'],
+  reads: ['alert_presets'],
   tenant: {
     /** A page of the tenant's visible devices, by id, after the keyset position $3 (null: first page). */
     list: `${VISIBLE_DEVICES} AND ($3::uuid IS NULL OR d.id > $3::uuid) ORDER BY d.id LIMIT $2`,
@@ -72,9 +72,6 @@ export const DEVICE_QUERIES = defineQueries({
     /** The device's current lifecycle, whoever owns it (transfer to another account). */
     lockCurrentLifecycle: `SELECT id, account_id FROM device_lifecycles WHERE device_id = $1 AND ended_at IS NULL FOR UPDATE`,
     endLifecycle: `UPDATE device_lifecycles SET ended_at = now(), updated_at = now() WHERE id = $1 RETURNING ended_at`,
-    accountExists: `SELECT 1 FROM accounts WHERE id = $1`,
-    /** The demo seed anchors its history on a demo device's approval. */
-    approvedAt: `SELECT approved_at FROM devices WHERE id = $1`,
     /** Presets given as (account, id) pairs, each only within its own account (ingestion, reports). */
     presetsOfAccounts: `
       SELECT p.id, to_jsonb(p) AS preset
@@ -95,39 +92,7 @@ export const DEVICE_QUERIES = defineQueries({
          FROM unnest($1::uuid[], $2::timestamptz[], $3::real[], $4::timestamptz[], $5::float8[], $6::float8[], $7::timestamptz[])
               AS u(id, seen_at, battery, battery_at, latitude, longitude, location_at)
         WHERE l.id = u.id`,
-    // The demo seed (history written directly, idempotent: ON CONFLICT DO NOTHING).
-    seedDemoDevices: `
-      INSERT INTO devices (id, serial_number, model, firmware_version, imei, sim_iccid, firmware_key, approval_status, approved_at, purchase_cost, deleted_at)
-        SELECT id, serial, 'ColdTrack T4', '4.2.0', '35000000000' || right(serial, 4), '8990000000000000' || right(serial, 4),
-               md5(serial), CASE WHEN approved THEN 'approved' ELSE 'pending' END, CASE WHEN approved THEN $5::timestamptz END, 149.00,
-               CASE WHEN deleted THEN $5::timestamptz END
-          FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::boolean[]) AS d(id, serial, approved, deleted)
-        ON CONFLICT (id) DO NOTHING`,
-    seedDemoLifecycles: `
-      INSERT INTO device_lifecycles (id, device_id, account_id, started_at, label, thresholds)
-        SELECT lifecycle_id, device_id, account_id, $4, 'Reefer ' || right(device_id::text, 2), '{"temperature_min": 2, "temperature_max": 8}'
-          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS l(lifecycle_id, device_id, account_id)
-        ON CONFLICT (id) DO NOTHING`,
-    seedDemoPreviousLifecycle: `
-      INSERT INTO device_lifecycles (id, device_id, account_id, started_at, ended_at, label, thresholds)
-        SELECT $1, $2, $3, started_at - interval '60 days', started_at, 'Secondary truck 9', '{"temperature_max": 25}'
-          FROM device_lifecycles WHERE id = $4
-        ON CONFLICT (id) DO NOTHING`,
-    seedDemoLastSeen: `
-      UPDATE device_lifecycles l
-           SET last_seen_at = p.recorded_at, battery = p.battery, battery_at = p.recorded_at,
-               latitude = p.latitude, longitude = p.longitude, location_at = p.recorded_at
-          FROM device_lifecycles cur
-          CROSS JOIN LATERAL (
-            SELECT recorded_at, battery, latitude, longitude FROM telemetry_points t
-             WHERE t.device_id = cur.device_id AND t.lifecycle_id = cur.id
-             ORDER BY recorded_at DESC LIMIT 1) p
-         WHERE l.id = cur.id AND cur.device_id = ANY($1::uuid[])`,
-    seedDemoMaintenance: `
-      INSERT INTO device_maintenance_records (id, device_id, lifecycle_id, kind, performed_at, summary, next_due_at, cost_amount, cost_currency, internal_notes)
-        SELECT id, device_id, lifecycle_id, kind, performed_at, summary, next_due_at, cost, 'EUR', 'invoice on file'
-          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::timestamptz[], $8::numeric[])
-               AS r(id, device_id, lifecycle_id, kind, performed_at, summary, next_due_at, cost)
-        ON CONFLICT (id) DO NOTHING`,
   },
+  // The list may lag; a device read by id (detail, before an update) is read on the primary.
+  replica: ['list'],
 });

@@ -158,17 +158,6 @@ export async function startLifecycle(db: Db, accountId: AccountId, lifecycleId: 
   await sql.run(db, Q.startLifecycle, [accountId, lifecycleId, deviceId]);
 }
 
-export async function accountExists(db: Db, accountId: AccountId): Promise<boolean> {
-  return (await sql.first(db, Q.accountExists, [accountId])) !== null;
-}
-
-/** When the device was approved (the demo seed anchors its history on it). */
-export async function demoDeviceApprovedAt(db: Db, deviceId: string): Promise<Date> {
-  const row = await sql.first<{ approved_at: Date }>(db, Q.approvedAt, [deviceId]);
-  if (!row) throw new Error(`no device ${deviceId}`);
-  return row.approved_at;
-}
-
 // --- Ingestion ---
 
 export interface IngestLifecycleRow {
@@ -206,16 +195,3 @@ export async function advanceLifecycleStatus(db: Db, columns: LifecycleStatusCol
   await sql.run(db, Q.advanceStatus, [columns.ids, columns.seenAt, columns.battery, columns.batteryAt, columns.latitude, columns.longitude, columns.locationAt]);
 }
 
-/** The demo seed's anchor: when the first demo device was approved, or null before the first seed. */
-export async function demoDeviceApprovedAtIfSeeded(db: Db, deviceId: string): Promise<Date | null> {
-  return (await sql.first<{ approved_at: Date | null }>(db, Q.approvedAt, [deviceId]))?.approved_at ?? null;
-}
-
-/** The demo seed's device statements, by name (see devices.queries.ts). */
-export const seedDemoDeviceRows = {
-  seedDemoDevices: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoDevices, params),
-  seedDemoLifecycles: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoLifecycles, params),
-  seedDemoPreviousLifecycle: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoPreviousLifecycle, params),
-  seedDemoLastSeen: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoLastSeen, params),
-  seedDemoMaintenance: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoMaintenance, params),
-};

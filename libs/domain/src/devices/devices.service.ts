@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { AccountId, KeysetPage, TimeAndId } from '@app/vocabulary';
-import { NotFoundError, ValidationFailedError, type FieldError } from '../errors/api-error';
+import { NotFoundError, ValidationFailedError, type FieldError } from '../errors';
 import { alertPresetExists } from './alert-preset-thresholds';
 import { inconsistentThresholds, toSensors, toThresholds, type Sensors, type Thresholds } from './device-settings';
-import type { DevicesRepository, DeviceRow, MaintenanceRow, SettingsChange } from './devices.repository';
+import { DevicesRepository, type DeviceRow, type MaintenanceRow, type SettingsChange } from './devices.repository';
 
 /** A device is offline once it has missed this many transmission intervals. */
 export const OFFLINE_AFTER_INTERVALS = 3;
@@ -105,4 +105,9 @@ export class DevicesService {
   async maintenance(accountId: AccountId, deviceId: string, page: KeysetPage<TimeAndId>): Promise<MaintenanceRow[]> {
     return this.devices.maintenance(accountId, await this.get(accountId, deviceId), page);
   }
+}
+
+/** The service with its repository, for the apps (the repository stays inside the family). */
+export function createDevicesService(dataSource: DataSource): DevicesService {
+  return new DevicesService(new DevicesRepository(dataSource), dataSource);
 }

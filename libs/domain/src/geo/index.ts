@@ -1,2 +1,1 @@
-export * from './geofence';
 export * from './polygon-validation';

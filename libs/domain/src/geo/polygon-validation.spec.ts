@@ -1,4 +1,4 @@
-import type { Position } from './geofence';
+import type { Position } from '@app/vocabulary';
 import { POLYGON_MAX_POSITIONS, polygonCoordinatesProblem, segmentsIntersect } from './polygon-validation';
 
 const square: Position[] = [[27, 38], [28, 38], [28, 39], [27, 39], [27, 38]];

@@ -1,4 +1,4 @@
-import type { Position } from './geofence';
+import type { Position } from '@app/vocabulary';
 
 export const POLYGON_MAX_POSITIONS = 1000;
 

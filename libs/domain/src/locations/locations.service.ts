@@ -1,12 +1,11 @@
 import type { DataSource } from 'typeorm';
-import { Location } from '@app/database';
-import type { CatalogueMapping } from '../catalogue/catalogue-family';
-import { CatalogueService } from '../catalogue/catalogue.service';
+import type { Location } from '@app/database';
+import { type CatalogueMapping, CatalogueService } from '../catalogue';
 import { LOCATION_REFERENCES } from './locations.rules';
 
 /** Locations: the shared tenant CRUD with the location rules; `mapping` is the api's DTO-bound half. */
 export class LocationsService<Input extends object> extends CatalogueService<Location, Input> {
   constructor(dataSource: DataSource, mapping: CatalogueMapping<Location, Input>) {
-    super(dataSource, { entity: Location, noun: 'Location', ...mapping, references: LOCATION_REFERENCES });
+    super(dataSource, { table: 'locations', noun: 'Location', ...mapping, references: LOCATION_REFERENCES });
   }
 }

@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { Receiver } from '@app/database';
-import type { CatalogueMapping } from '../catalogue/catalogue-family';
-import { CatalogueService } from '../catalogue/catalogue.service';
+import type { Receiver } from '@app/database';
+import { type CatalogueMapping, CatalogueService } from '../catalogue';
 import { RECEIVER_REFERENCES } from './receivers.rules';
 
 /**
@@ -10,6 +9,6 @@ import { RECEIVER_REFERENCES } from './receivers.rules';
  */
 export class ReceiversService<Input extends object> extends CatalogueService<Receiver, Input> {
   constructor(dataSource: DataSource, mapping: CatalogueMapping<Receiver, Input>) {
-    super(dataSource, { entity: Receiver, noun: 'Receiver', ...mapping, references: RECEIVER_REFERENCES });
+    super(dataSource, { table: 'receivers', noun: 'Receiver', ...mapping, references: RECEIVER_REFERENCES });
   }
 }

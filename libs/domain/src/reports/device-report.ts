@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { PointsReportBuilder } from './points-report-builder';
 import { formatTime } from './report-format';
 import { renderReportPdf } from './report-pdf';
-import { displayedLimits, reportThresholds } from './report-thresholds';
+import { displayedLimits, reportThresholds } from '../devices';
 import { findOwnedDevice, forEachLifecyclePointBatch, lifecycleReportAlarms, storeReportFile } from './reports.repository';
 import type { GeneratedReports } from './shipment-report';
 import type { AccountId } from '@app/vocabulary';

@@ -1,4 +1,4 @@
-import type { Thresholds } from '../devices/device-settings';
+import type { Thresholds } from '../devices';
 import { CsvBuilder, POINTS_CSV_HEADER } from './report-csv';
 import type { ChartSeries } from './report-pdf';
 import type { ReportPoint } from './point-batches';

@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { claimDueReportJob, deleteReportJob, postponeReportJob, shipmentHasReport, type ReportJob } from './reports.repository';
+import { claimDueReportJob, deleteReportJob, postponeReportJob, type ReportJob } from '../shipments';
+import { shipmentHasReport } from './reports.repository';
 import { generateShipmentReports } from './shipment-report';
-
-export { enqueueShipmentReport } from './reports.repository';
 
 export interface ReportJobsRun {
   generated: number[];

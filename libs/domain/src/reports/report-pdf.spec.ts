@@ -1,7 +1,7 @@
 import { PDFParse } from 'pdf-parse';
 import { renderReportPdf, type ReportDocumentModel } from './report-pdf';
 import { SeriesStats, summarize } from './series-stats';
-import { toThresholds } from '../devices/device-settings';
+import { toThresholds } from '../devices';
 
 const at = (minutes: number): Date => new Date(Date.UTC(2026, 10, 1, 8, minutes));
 

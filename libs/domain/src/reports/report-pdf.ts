@@ -2,7 +2,8 @@ import PDFDocument from 'pdfkit';
 import { FONT_BOLD, FONT_REGULAR, registerReportFonts } from './pdf-fonts';
 import { pdfText } from './pdf-text';
 import { formatCelsius, formatMinutes, formatNumber, formatTime } from './report-format';
-import type { OutsideLimit, SeriesSummary } from './series-stats';
+import type { OutsideLimit } from '../devices';
+import type { SeriesSummary } from './series-stats';
 
 export interface ReportDeviceLine {
   serial: string;

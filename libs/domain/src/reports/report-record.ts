@@ -1,8 +1,4 @@
-// The statements live in reports.queries.ts / reports.repository.ts; re-exported where they used to be.
-export { REPORT_ROW_COLUMNS } from './reports.queries';
-export { findReportRow, listReportRows, readReportChunk, reportRowsByIds, type ReportFilters } from './reports.repository';
-
-export type ReportSubject = { type: 'shipment'; id: number } | { type: 'device'; id: string };
+import type { ReportRow, ReportSubject } from './reports.repository';
 
 /** Report metadata: what `GET /reports/` and `GET /reports/{id}/` show. */
 export interface ReportRecord {
@@ -15,21 +11,6 @@ export interface ReportRecord {
   period_to: string;
   subject: ReportSubject;
   generated_at: string;
-}
-
-export interface ReportRow {
-  id: string;
-  account_id: string;
-  subject_type: 'shipment' | 'device';
-  shipment_id: number | null;
-  device_id: string | null;
-  name: string;
-  content_type: string;
-  size_bytes: string;
-  sha256: string;
-  period_from: Date;
-  period_to: Date;
-  generated_at: Date;
 }
 
 export function presentReport(row: ReportRow): ReportRecord {

@@ -1,4 +1,4 @@
-import { toThresholds } from '../devices/device-settings';
+import { toThresholds } from '../devices';
 import { meanKineticTemperature, MKT_ACTIVATION_OVER_R_K, MktAccumulator } from './mean-kinetic-temperature';
 import { pdfText } from './pdf-text';
 import { SeriesStats, summarize } from './series-stats';

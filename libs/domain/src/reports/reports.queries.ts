@@ -1,12 +1,12 @@
 import { defineQueries } from '@app/database/sql';
-import { TRACKED_POINT_COLUMNS as POINT_COLUMNS, TRACKED_POINTS } from '../shipments/tracked-points';
+import { TRACKED_POINT_COLUMNS as POINT_COLUMNS, TRACKED_POINTS } from '../shipments/tracked-points.queries';
 
 /** The columns of a `ReportRow`. */
 export const REPORT_ROW_COLUMNS = 'id, account_id, subject_type, shipment_id, device_id, name, content_type, size_bytes, sha256, period_from, period_to, generated_at';
 
 export const REPORTS_QUERIES = defineQueries({
   owner: 'reports',
-  tables: ['reports', 'report_files', 'shipment_report_jobs'],
+  tables: ['reports', 'report_files'],
   reads: ['accounts', 'alarms', 'device_lifecycles', 'devices', 'shipment_devices', 'telemetry_points'],
   tenant: {
     insertReport: `
@@ -33,7 +33,6 @@ export const REPORTS_QUERIES = defineQueries({
         FROM report_files f JOIN reports r ON r.id = f.report_id
        WHERE r.account_id = $1 AND f.report_id = $2`,
     shipmentHasReport: `SELECT 1 FROM reports WHERE account_id = $1 AND shipment_id = $2 LIMIT 1`,
-    enqueueShipmentReport: `INSERT INTO shipment_report_jobs (account_id, shipment_id) VALUES ($1, $2) ON CONFLICT (shipment_id) DO NOTHING`,
     shipmentAttachments: `
       SELECT sd.device_id, d.serial_number, l.label, l.thresholds, l.alert_preset_id, sd.attached_at, sd.detached_at
         FROM shipment_devices sd
@@ -75,15 +74,7 @@ export const REPORTS_QUERIES = defineQueries({
        WHERE $5::timestamptz IS NULL OR (p.recorded_at, p.device_id) > ($5::timestamptz, $6::uuid)
        ORDER BY p.recorded_at, p.device_id
        LIMIT $7`,
-    /** The report worker (any replica): the next due job, locked for this transaction. */
-    claimDueJob: `
-      SELECT shipment_id, account_id, attempts FROM shipment_report_jobs WHERE next_attempt_at <= now()
-       ORDER BY next_attempt_at, shipment_id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    deleteJob: `DELETE FROM shipment_report_jobs WHERE shipment_id = $1`,
-    postponeJob: `
-      UPDATE shipment_report_jobs SET attempts = attempts + 1, last_error = $2, next_attempt_at = now() + make_interval(secs => $3)
-       WHERE shipment_id = $1`,
-    /** The demo seed: which of its fixed report ids exist already. */
-    existingReportIds: `SELECT id FROM reports WHERE id = ANY($1::uuid[])`,
   },
+  // The list and the stored bytes (immutable once written; a chunk the replica lacks is read on the primary).
+  replica: ['reportsOfAccount', 'reportFileChunk'],
 });

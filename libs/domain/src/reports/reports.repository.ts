@@ -1,12 +1,38 @@
 import { createHash } from 'node:crypto';
-import { newId } from '@app/database';
+import { newId, onPrimary } from '@app/database';
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
 import { forEachPointBatch, POINT_BATCH_SIZE, type ReportPoint } from './point-batches';
-import type { ReportRow } from './report-record';
-import type { NewReportFile } from './report-store';
-import { trackedPointsParams } from '../shipments/tracked-points';
+import { trackedPointsParams } from '../shipments';
 import { REPORTS_QUERIES as Q } from './reports.queries';
+
+export type ReportSubject = { type: 'shipment'; id: number } | { type: 'device'; id: string };
+
+export interface NewReportFile {
+  id?: string;
+  accountId: AccountId;
+  subject: ReportSubject;
+  name: string;
+  contentType: string;
+  content: Buffer;
+  period: { from: Date; to: Date };
+  generatedAt: Date;
+}
+
+export interface ReportRow {
+  id: string;
+  account_id: string;
+  subject_type: 'shipment' | 'device';
+  shipment_id: number | null;
+  device_id: string | null;
+  name: string;
+  content_type: string;
+  size_bytes: string;
+  sha256: string;
+  period_from: Date;
+  period_to: Date;
+  generated_at: Date;
+}
 
 /** Stores a generated file with its metadata (size and SHA-256 computed here), in the caller's transaction. */
 export async function storeReportFile(db: Db, file: NewReportFile): Promise<string> {
@@ -60,40 +86,14 @@ export function reportRowsByIds(db: Db, accountId: AccountId, reportIds: readonl
 
 /** `length` bytes from `offset` (0-based) of a stored file; shorter at the end of the file, empty if there is no such report. */
 export async function readReportChunk(db: Db, accountId: AccountId, reportId: string, offset: number, length: number): Promise<Buffer> {
-  const row = await sql.first<{ chunk: Buffer }>(db, Q.reportFileChunk, [accountId, reportId, offset + 1, length]);
+  const params = [accountId, reportId, offset + 1, length] as const;
+  // May read the replica; a report it has not replayed yet (just generated) is read on the primary.
+  const row = (await sql.first<{ chunk: Buffer }>(db, Q.reportFileChunk, params)) ?? (await onPrimary(() => sql.first<{ chunk: Buffer }>(db, Q.reportFileChunk, params)));
   return row?.chunk ?? Buffer.alloc(0);
-}
-
-/**
- * Asks for the shipment's report, in the transaction that completes it: the job exists if and
- * only if the completion committed, whoever completed it (API, geofence automation).
- */
-export async function enqueueShipmentReport(db: Db, accountId: AccountId, shipmentId: number): Promise<void> {
-  await sql.run(db, Q.enqueueShipmentReport, [accountId, shipmentId]);
-}
-
-export interface ReportJob {
-  shipment_id: number;
-  account_id: AccountId;
-  attempts: number;
-}
-
-/** The next due job, locked for the caller's transaction (SKIP LOCKED: other replicas take others), or null. */
-export function claimDueReportJob(db: Db): Promise<ReportJob | null> {
-  return sql.first<ReportJob>(db, Q.claimDueJob);
 }
 
 export async function shipmentHasReport(db: Db, accountId: AccountId, shipmentId: number): Promise<boolean> {
   return (await sql.first(db, Q.shipmentHasReport, [accountId, shipmentId])) !== null;
-}
-
-export async function deleteReportJob(db: Db, shipmentId: number): Promise<void> {
-  await sql.run(db, Q.deleteJob, [shipmentId]);
-}
-
-/** Records a failed attempt; the job is due again after `delaySeconds`. */
-export async function postponeReportJob(db: Db, shipmentId: number, error: string, delaySeconds: number): Promise<void> {
-  await sql.run(db, Q.postponeJob, [shipmentId, error, delaySeconds]);
 }
 
 export interface ReportDeviceLifecycle {
@@ -194,7 +194,3 @@ export function forEachLifecyclePointBatch(
   );
 }
 
-/** The demo seed: which of these fixed report ids exist already. */
-export async function existingReportIds(db: Db, ids: string[]): Promise<Set<string>> {
-  return new Set((await sql.rows<{ id: string }>(db, Q.existingReportIds, [ids])).map((row) => row.id));
-}

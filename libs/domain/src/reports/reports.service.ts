@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { NotFoundError } from '../errors/api-error';
-import type { ReportRow } from './report-record';
-import { findReportRow, listReportRows } from './reports.repository';
+import { NotFoundError } from '../errors';
+import { findReportRow, listReportRows, reportRowsByIds, type ReportRow } from './reports.repository';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
 
 /** The list filters in API field names (the api's `ReportQueryDto` satisfies it). */
@@ -28,5 +27,10 @@ export class ReportsService {
     const row = await findReportRow(this.dataSource, accountId, reportId);
     if (!row) throw new NotFoundError('Report');
     return row;
+  }
+
+  /** The account's reports among these ids (those that exist). */
+  byIds(accountId: AccountId, reportIds: readonly string[]): Promise<ReportRow[]> {
+    return reportRowsByIds(this.dataSource, accountId, reportIds);
   }
 }

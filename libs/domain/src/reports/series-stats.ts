@@ -1,9 +1,5 @@
-import type { Thresholds } from '../devices/device-settings';
+import { OUTSIDE_LIMITS, type OutsideLimit, type Thresholds } from '../devices';
 import { MktAccumulator } from './mean-kinetic-temperature';
-
-/** The limits the report judges against: a subset of the device thresholds. */
-export const OUTSIDE_LIMITS = ['temperature_min', 'temperature_max', 'humidity_min', 'humidity_max'] as const;
-export type OutsideLimit = (typeof OUTSIDE_LIMITS)[number];
 
 export interface SeriesSummary {
   /** Points (with or without a temperature). */

@@ -1,10 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { findShipmentRow, type ShipmentRow } from '../shipments/shipment-record';
-import { toStoredLegs } from '../shipments/shipment-legs';
+import { loadShipmentRow, type ShipmentRow, toStoredLegs } from '../shipments';
 import { PointsReportBuilder } from './points-report-builder';
 import { formatTime } from './report-format';
 import { renderReportPdf, type ReportAlarmLine } from './report-pdf';
-import { displayedLimits, reportThresholds } from './report-thresholds';
+import { displayedLimits, reportThresholds } from '../devices';
 import { forEachShipmentPointBatch, shipmentReportAlarms, shipmentReportAttachments, storeReportFile, type ReportAttachment } from './reports.repository';
 import type { AccountId } from '@app/vocabulary';
 
@@ -48,7 +47,7 @@ export async function generateShipmentReports(
   shipmentId: number,
   options: { ids?: Partial<GeneratedReports>; generatedAt?: Date } = {},
 ): Promise<GeneratedReports> {
-  const row = await findShipmentRow(manager, accountId, shipmentId);
+  const row = await loadShipmentRow(manager, accountId, shipmentId);
   if (!row || row.status !== 'completed' || !row.completed_at) throw new Error(`shipment ${shipmentId} is not a completed shipment of account ${accountId}`);
   const period = { from: row.started_at, to: row.completed_at };
   const generatedAt = options.generatedAt ?? new Date();

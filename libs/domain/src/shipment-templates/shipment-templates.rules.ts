@@ -1,9 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { AccountId } from '@app/vocabulary';
-import type { ReferenceCheck } from '../catalogue/catalogue-family';
-import { assertSameTenantReferences } from '../catalogue/same-tenant-references';
-import { ValidationFailedError } from '../errors/api-error';
-import { referencedByActiveShipments } from '../shipments/shipment-references';
+import { type ReferenceCheck, assertSameTenantReferences } from '../catalogue';
+import { ValidationFailedError } from '../errors';
+import { referencedByActiveShipments } from '../shipments';
 
 /** One leg of a template's route, as the record will be stored (the api's `TransportLegDto`). */
 export interface TemplateLegFields {

@@ -1,10 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { NotFoundError, ValidationFailedError } from '../errors/api-error';
+import { NotFoundError, ValidationFailedError } from '../errors';
 import { timingSafeEqual } from 'node:crypto';
 import { deriveShareToken, newShareNonce, shareLinkKey } from './share-link';
 import { hashShareToken, SHARE_TOKEN_PATTERN, TRACKING_PAGE_PATH } from './share-token';
 import { SHARE_LIMITS } from './shipment-limits';
-import { findShare, keyShareShipment, putShare, revokeShare, shareByTokenHash, viewShare, type ShareRow } from './shipments.repository';
+import { keyShareShipment } from './shipments.repository';
+import { findShare, putShare, revokeShare, shareByTokenHash, viewShare, type ShareRow } from './shipment-shares.repository';
 import { type AccountId, toAccountId } from '@app/vocabulary';
 
 const HOUR_MS = 3_600_000;

@@ -1,9 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { displayedLimits, reportThresholds } from '../reports/report-thresholds';
-import { BUCKET_WIDTHS } from '../telemetry/telemetry-buckets';
+import { displayedLimits, reportThresholds } from '../devices';
+import { BUCKET_WIDTHS } from '../telemetry';
 import type { SharedShipment } from './share.service';
-import { presentShipmentRecord, type ShipmentStatus } from './shipment-record';
-import { findShipmentRow, lastTrackedFix, shipmentDeviceSettings } from './shipments.repository';
+import { presentShipmentRecord } from './shipment-record';
+import type { ShipmentStatus } from './shipment-status';
+import { findShipmentRow } from './shipments.repository';
+import { shipmentDeviceSettings } from './shipment-devices.repository';
+import { lastTrackedFix } from './tracked-points.repository';
 import type { TrackingService } from './tracking.service';
 
 /** Most buckets the page's chart draws; the bucket width is the smallest that fits the window. */

@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { writeOutboxEvent } from '@app/events';
-import { enqueueShipmentReport } from '../reports/report-jobs';
+import { enqueueShipmentReport } from './report-queue.repository';
 import { loadShipmentRecord, type ShipmentRecord } from './shipment-record';
-import { closeAttachments, lockShipment, markShipmentCompleted } from './shipments.repository';
+import { lockShipment, markShipmentCompleted } from './shipments.repository';
+import { closeAttachments } from './shipment-devices.repository';
 import type { AccountId } from '@app/vocabulary';
 
 export type CompletedBy = 'api' | 'geofence';

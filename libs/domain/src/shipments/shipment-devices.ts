@@ -1,9 +1,10 @@
 import type { EntityManager } from 'typeorm';
+import type { Db } from '@app/database/sql';
 import { QueryFailedError } from 'typeorm';
-import type { FieldError } from '../errors/api-error';
+import type { FieldError } from '../errors';
 import { DeviceNotEligibleError, TooManyDevicesError } from './shipment-errors';
 import { MAX_SHIPMENT_DEVICES } from './shipment-limits';
-import { devicesInOtherShipments, endAttachments, insertAttachments, visibleDeviceLifecycles } from './shipments.repository';
+import { detachLifecycle, devicesInOtherShipments, endAttachments, insertAttachments, visibleDeviceLifecycles } from './shipment-devices.repository';
 import type { AccountId } from '@app/vocabulary';
 
 const ONE_ACTIVE_SHIPMENT_INDEX = 'shipment_devices_one_active_idx';
@@ -60,4 +61,9 @@ export function asEligibilityError(error: unknown): unknown {
     }
   }
   return error;
+}
+
+/** Ends the lifecycle's open attachment, if any (the device leaves its shipment: transfer, retirement). */
+export function detachDeviceLifecycle(db: Db, lifecycleId: string): Promise<void> {
+  return detachLifecycle(db, lifecycleId);
 }

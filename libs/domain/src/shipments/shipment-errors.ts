@@ -1,4 +1,4 @@
-import { ApiError, ConflictError, type FieldError } from '../errors/api-error';
+import { ConflictError, DomainError, type FieldError } from '../errors';
 import { MAX_SHIPMENT_DEVICES } from './shipment-limits';
 
 export class ShipmentNotActiveError extends ConflictError {
@@ -13,16 +13,16 @@ export class ShipmentCompletedError extends ConflictError {
   }
 }
 
-export class TooManyDevicesError extends ApiError {
+export class TooManyDevicesError extends DomainError {
   constructor(count: number) {
-    super(400, 'too_many_devices', 'Too many devices', `A shipment carries at most ${MAX_SHIPMENT_DEVICES} devices; ${count} were sent.`, [
+    super('too_many_devices', 'Too many devices', `A shipment carries at most ${MAX_SHIPMENT_DEVICES} devices; ${count} were sent.`, [
       { field: 'device_ids', code: 'too_many_devices', message: `at most ${MAX_SHIPMENT_DEVICES} devices` },
     ]);
   }
 }
 
-export class DeviceNotEligibleError extends ApiError {
+export class DeviceNotEligibleError extends DomainError {
   constructor(errors: FieldError[]) {
-    super(400, 'device_not_eligible', 'Device not eligible', 'A device cannot travel in this shipment; see `errors`.', errors);
+    super('device_not_eligible', 'Device not eligible', 'A device cannot travel in this shipment; see `errors`.', errors);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { assertSameTenantReferences } from '../catalogue/same-tenant-references';
-import { invalidField, ValidationFailedError, type FieldError } from '../errors/api-error';
+import { assertSameTenantReferences } from '../catalogue';
+import { invalidField, ValidationFailedError, type FieldError } from '../errors';
 import { toStoredLegs, type ShipmentLegMode, type StoredShipmentLeg } from './shipment-legs';
 import { lockShipmentTemplate, type ShipmentTemplateRow } from './shipments.repository';
 import type { AccountId } from '@app/vocabulary';

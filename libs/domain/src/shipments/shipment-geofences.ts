@@ -1,10 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/database';
-import type { AlarmSeverity } from '../alarms/alarm-enums';
-import type { Geofence, GeofenceShape } from '../telemetry/geofence';
-import type { GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from '../telemetry/geofence-source';
+import type { AlarmSeverity } from '../alarms';
+import type { GeofenceShape, TrackedGeofence, GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from '../telemetry';
 import { completeShipment } from './shipment-completion';
-import { insertShipmentEvent, locationAutomations, lockShipment, markShipmentArrived, routeLocations } from './shipments.repository';
+import { locationAutomations, lockShipment, markShipmentArrived, routeLocations } from './shipments.repository';
+import { insertShipmentEvent } from './shipment-events.repository';
 import type { AccountId } from '@app/vocabulary';
 
 interface Trigger {
@@ -43,7 +43,7 @@ export const SHIPMENT_ROUTE_GEOFENCES: GeofenceSource = {
   async geofencesFor(manager, context) {
     if (context.shipmentId === null) return [];
     const rows = (await routeLocations(manager, context.accountId, context.shipmentId)) as LocationRow[];
-    const geofences: Geofence[] = [];
+    const geofences: TrackedGeofence[] = [];
     for (const row of rows) {
       const shape = geofenceShapeOf(row.geofence);
       if (!shape) continue;

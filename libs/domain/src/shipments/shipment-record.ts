@@ -1,15 +1,13 @@
 import type { Db } from '@app/database/sql';
 import type { EntityManager } from 'typeorm';
-import { latestVesselPosition, type VesselPositionRecord } from '../ais/vessel-positions';
+import { latestVesselPosition, type VesselPositionRecord } from '../ais';
 import { activeLeg, presentLegs, toStoredLegs, type ShipmentLegRecord } from './shipment-legs';
-import { findShipmentRow, latestShipmentEvents, openShipmentAlarms, reachedLocationIds, shipmentDeviceRows, trackedSummary } from './shipments.repository';
+import { findShipmentRow, openShipmentAlarms, type ShipmentRow } from './shipments.repository';
+import { shipmentDeviceRows } from './shipment-devices.repository';
+import { latestShipmentEvents, reachedLocationIds } from './shipment-events.repository';
+import { trackedSummary } from './tracked-points.repository';
+import type { ShipmentEventKind, ShipmentStatus } from './shipment-status';
 import type { AccountId } from '@app/vocabulary';
-
-export const SHIPMENT_STATUSES = ['active', 'completed'] as const;
-export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
-
-export const SHIPMENT_EVENT_KINDS = ['geofence_entry', 'geofence_exit', 'arrival'] as const;
-export type ShipmentEventKind = (typeof SHIPMENT_EVENT_KINDS)[number];
 
 /** Most recent geofence events carried by the record. */
 export const SHIPMENT_RECORD_EVENT_LIMIT = 50;
@@ -80,38 +78,6 @@ export interface ShipmentRecord extends ShipmentListItem {
   summary: ShipmentSummaryRecord;
   events: ShipmentEventRecord[];
 }
-
-/** A `shipments` row with the names of what it references. */
-export interface ShipmentRow {
-  id: number;
-  account_id: AccountId;
-  reference: string;
-  name: string;
-  status: ShipmentStatus;
-  template_id: string | null;
-  origin_location_id: string;
-  origin_name: string | null;
-  destination_location_id: string;
-  destination_name: string | null;
-  receiver_id: string | null;
-  receiver_name: string | null;
-  carrier_id: string | null;
-  carrier_name: string | null;
-  alert_preset_id: string | null;
-  alert_preset_name: string | null;
-  planned_departure_at: Date | null;
-  planned_arrival_at: Date | null;
-  transport_legs: unknown;
-  started_at: Date;
-  arrived_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  device_ids: string[];
-}
-
-export { SHIPMENT_ROW_SELECT } from './shipments.queries';
-export { findShipmentRow } from './shipments.repository';
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 const ref = (id: string | null, name: string | null): NamedRef | null => (id ? { id, name } : null);
@@ -190,4 +156,12 @@ export async function presentShipmentRecord(manager: EntityManager, row: Shipmen
 export async function loadShipmentRecord(manager: EntityManager, accountId: AccountId, shipmentId: number, now: Date = new Date()): Promise<ShipmentRecord | null> {
   const row = await findShipmentRow(manager, accountId, shipmentId);
   return row ? presentShipmentRecord(manager, row, now) : null;
+}
+
+/** A `shipments` row with the names it references: what the record is presented from. */
+export type { ShipmentRow };
+
+/** The shipment's row with the names it references, or null (reports build on it). */
+export function loadShipmentRow(db: Db, accountId: AccountId, shipmentId: number): Promise<ShipmentRow | null> {
+  return findShipmentRow(db, accountId, shipmentId);
 }

@@ -1,12 +1,5 @@
-import type { ReferenceCheck } from '../catalogue/catalogue-family';
-import {
-  presetInDeviceSettings,
-  SHIPMENT_LEG_REFERENCE_KEYS,
-  SHIPMENT_REFERENCE_COLUMNS,
-  usedByActiveShipment,
-  type ShipmentLegReferenceKey,
-  type ShipmentReferenceColumn,
-} from './shipments.repository';
+import type { ReferenceCheck } from '../catalogue';
+import { presetInDeviceSettings, SHIPMENT_LEG_REFERENCE_KEYS, SHIPMENT_REFERENCE_COLUMNS, usedByActiveShipment, type ShipmentLegReferenceKey, type ShipmentReferenceColumn } from './shipments.repository';
 
 const known = <T extends string>(names: readonly string[], allowed: readonly T[], what: string): T[] =>
   names.map((name) => {

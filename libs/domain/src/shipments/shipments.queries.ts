@@ -1,6 +1,6 @@
 import { defineQueries } from '@app/database/sql';
 import { MEASUREMENTS } from '../telemetry/telemetry-point';
-import { TRACKED_POINTS } from './tracked-points';
+import { TRACKED_POINTS } from './tracked-points.queries';
 
 /**
  * Shipments with the names of their catalogue records (each joined inside the same account).
@@ -200,22 +200,9 @@ export const SHIPMENT_QUERIES = defineQueries({
     peekShareView: `SELECT sh.account_id, sh.shipment_id, sh.expires_at FROM shipment_shares sh WHERE ${WORKING_SHARE}`,
     /** The share a token hash belongs to (to check the token against the current key). */
     shareByTokenHash: `SELECT account_id, shipment_id, link_nonce FROM shipment_shares WHERE token_hash = $1`,
-    // The demo seed (history written directly: no outbox events).
-    demoSeedLock: `SELECT pg_advisory_xact_lock(hashtext('demo-seed-shipments'))`,
-    seedDemoShipment: `
-      INSERT INTO shipments (account_id, reference, name, status, template_id, origin_location_id, destination_location_id, carrier_id, receiver_id, alert_preset_id,
-                             planned_departure_at, planned_arrival_at, transport_legs, started_at, completed_at, completed_by)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $11, $14, $15)
-      RETURNING id`,
-    demoShipmentByReference: `SELECT id FROM shipments WHERE account_id = $1 AND reference = $2 ORDER BY id LIMIT 1`,
-    seedDemoAttachments: `
-      INSERT INTO shipment_devices (shipment_id, account_id, device_id, lifecycle_id, attached_at, detached_at)
-      SELECT $1, $2, l.device_id, l.id, $4, $5 FROM device_lifecycles l WHERE l.device_id = ANY($3::uuid[]) AND l.ended_at IS NULL AND l.account_id = $2
-      ON CONFLICT (device_id) WHERE detached_at IS NULL DO NOTHING`,
-    seedDemoShare: `
-      INSERT INTO shipment_shares (shipment_id, account_id, token_hash, link_nonce, expires_at, max_views, created_at)
-      VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), $4, $5, 1000, $6) ON CONFLICT (shipment_id) DO NOTHING`,
     /** A device changes owner: the ending lifecycle's open attachment ends with it (same transaction, same now()). */
     detachLifecycle: `UPDATE shipment_devices SET detached_at = GREATEST(now(), attached_at) WHERE lifecycle_id = $1 AND detached_at IS NULL`,
   },
+  // The list and the tracked telemetry may lag; the shipment itself (detail) is read on the primary.
+  replica: ['list', 'trackedSummary', 'lastTrackedFix', 'trackedPoints', 'trackedBuckets'],
 });

@@ -1,12 +1,15 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { writeOutboxEvent } from '@app/events';
-import { NotFoundError } from '../errors/api-error';
+import { NotFoundError } from '../errors';
 import { asEligibilityError, assertDeviceCount, attachDevices, detachDevices, eligibleLifecycles } from './shipment-devices';
 import { completeShipment } from './shipment-completion';
 import { ShipmentCompletedError, ShipmentNotActiveError } from './shipment-errors';
 import { checkFields, checkReferences, fieldsForCreate, fieldsForReplace, type CreateShipmentInput, type ReplaceShipmentInput } from './shipment-fields';
-import { loadShipmentRecord, type ShipmentRecord, type ShipmentRow, type ShipmentStatus } from './shipment-record';
-import { attachedDeviceIds, insertShipment, listShipmentRows, lockShipment, markShipmentDeleted, replaceShipment, revokeShare } from './shipments.repository';
+import { loadShipmentRecord, type ShipmentRecord } from './shipment-record';
+import type { ShipmentStatus } from './shipment-status';
+import { insertShipment, listShipmentRows, lockShipment, markShipmentDeleted, replaceShipment, type ShipmentRow } from './shipments.repository';
+import { attachedDeviceIds } from './shipment-devices.repository';
+import { revokeShare } from './shipment-shares.repository';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
 
 const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,10 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { invalidField, NotFoundError } from '../errors/api-error';
-import { pageBucketWindow } from '../telemetry/telemetry-aggregation';
-import { BUCKET_WIDTHS, type BucketName } from '../telemetry/telemetry-buckets';
-import type { BucketRow, PointRow } from '../telemetry/telemetry.repository';
-import type { ShipmentRow } from './shipment-record';
-import { deviceInShipment, findShipmentRow, trackedBuckets, trackedPoints } from './shipments.repository';
+import { invalidField, NotFoundError } from '../errors';
+import { pageBucketWindow, BUCKET_WIDTHS, type BucketName, type BucketRow, type PointRow } from '../telemetry';
+import { findShipmentRow, type ShipmentRow } from './shipments.repository';
+import { deviceInShipment } from './shipment-devices.repository';
+import { trackedBuckets, trackedPoints } from './tracked-points.repository';
 import type { AccountId, KeysetPage, TimeAndId } from '@app/vocabulary';
 
 export type TrackedPointRow = PointRow & { device_id: string };

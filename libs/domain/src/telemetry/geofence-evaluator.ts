@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { AlarmRecord } from '../alarms/alarm-record';
-import { raiseAlarm } from '../alarms/alarm-writer';
+import { type AlarmRecord, raiseAlarm } from '../alarms';
 import { detectGeofenceTransitions, type GeoPosition } from './geofence';
 import type { GeofenceContext, GeofenceCrossing, GeofenceCrossingSink, GeofenceSource } from './geofence-source';
 import type { IngestLifecycle } from './ingest-lifecycles';

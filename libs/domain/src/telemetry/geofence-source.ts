@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Geofence, GeoPosition } from './geofence';
+import type { TrackedGeofence, GeoPosition } from './geofence';
 import type { AccountId } from '@app/vocabulary';
 
 export interface GeofenceContext {
@@ -13,10 +13,10 @@ export interface GeofenceContext {
 /**
  * The geofences ingestion evaluates for a device. The locations feature provides the real
  * implementation (the tenant's location geofences, per their automation settings); until it is
- * wired in ingest-wiring.ts, no device has any geofence.
+ * wired by the shipments family's ingest-wiring.ts, no device has any geofence.
  */
 export interface GeofenceSource {
-  geofencesFor(manager: EntityManager, context: GeofenceContext): Promise<Geofence[]>;
+  geofencesFor(manager: EntityManager, context: GeofenceContext): Promise<TrackedGeofence[]>;
 }
 
 export const NO_GEOFENCES: GeofenceSource = {
@@ -25,7 +25,7 @@ export const NO_GEOFENCES: GeofenceSource = {
 
 export interface GeofenceCrossing {
   context: GeofenceContext;
-  geofence: Geofence;
+  geofence: TrackedGeofence;
   direction: 'entered' | 'exited';
   position: GeoPosition;
   recordedAt: Date;

@@ -1,6 +1,6 @@
-import { detectGeofenceTransitions, distanceMeters, shapeContains, type Geofence, type GeofenceShape } from './geofence';
+import { detectGeofenceTransitions, distanceMeters, shapeContains, type TrackedGeofence, type GeofenceShape } from './geofence';
 
-const fence = (id: string, shape: GeofenceShape): Geofence => ({ id, name: id, shape, alarmOnEntry: true, alarmOnExit: true });
+const fence = (id: string, shape: GeofenceShape): TrackedGeofence => ({ id, name: id, shape, alarmOnEntry: true, alarmOnExit: true });
 
 describe('geofence geometry', () => {
   it('measures great-circle distances', () => {

@@ -1,5 +1,5 @@
 /** Pure geometry of geofence entry/exit: no I/O, unit-tested on its own. */
-import type { AlarmSeverity } from '../alarms/alarm-enums';
+import type { AlarmSeverity } from '../alarms';
 
 export interface GeoPosition {
   latitude: number;
@@ -24,7 +24,8 @@ export interface MultiPolygonShape {
 
 export type GeofenceShape = CircleShape | PolygonShape | MultiPolygonShape;
 
-export interface Geofence {
+/** A geofence as ingestion checks it: a location's shape, read from `@app/vocabulary`'s stored `Geofence`, with the location's alarm settings. */
+export interface TrackedGeofence {
   id: string;
   name: string;
   shape: GeofenceShape;
@@ -37,8 +38,8 @@ export interface Geofence {
 }
 
 export interface GeofenceTransitions {
-  entered: Geofence[];
-  exited: Geofence[];
+  entered: TrackedGeofence[];
+  exited: TrackedGeofence[];
 }
 
 const EARTH_RADIUS_M = 6_371_008.8;
@@ -78,7 +79,7 @@ export function shapeContains(shape: GeofenceShape, position: GeoPosition): bool
  * Which geofences a move from `previous` to `next` enters and leaves. Without a previous
  * position nothing is reported: the device's earlier side of the boundary is unknown.
  */
-export function detectGeofenceTransitions(previous: GeoPosition | null, next: GeoPosition, geofences: readonly Geofence[]): GeofenceTransitions {
+export function detectGeofenceTransitions(previous: GeoPosition | null, next: GeoPosition, geofences: readonly TrackedGeofence[]): GeofenceTransitions {
   const transitions: GeofenceTransitions = { entered: [], exited: [] };
   if (!previous) return transitions;
   for (const geofence of geofences) {

@@ -1,6 +1,5 @@
 import type { Db } from '@app/database/sql';
-import { ingestLifecycleRows } from '../devices/devices.repository';
-import { toSensors, toThresholds, type Sensors, type Thresholds } from '../devices/device-settings';
+import { lifecyclesForIngest, toSensors, toThresholds, type Sensors, type Thresholds } from '../devices';
 import type { GeoPosition } from './geofence';
 import type { AccountId } from '@app/vocabulary';
 
@@ -24,7 +23,7 @@ export interface IngestLifecycle {
  * transfer cannot end a lifecycle while its points are being stored.
  */
 export async function lockLifecycles(manager: Db, deviceIds: string[], lock = true): Promise<IngestLifecycle[]> {
-  const rows = await ingestLifecycleRows(manager, deviceIds, lock);
+  const rows = await lifecyclesForIngest(manager, deviceIds, lock);
   return rows.map((row) => ({
     id: row.id,
     deviceId: row.device_id,

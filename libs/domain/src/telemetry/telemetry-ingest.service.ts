@@ -1,12 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AlarmRecord } from '../alarms/alarm-record';
-import { loadPresetThresholds } from '../devices/alert-preset-thresholds';
-import { effectiveThresholds } from '../devices/device-settings';
+import type { AlarmRecord } from '../alarms';
+import { loadPresetThresholds, effectiveThresholds } from '../devices';
 import { evaluateGeofences } from './geofence-evaluator';
-import { BatchActiveShipments } from '../shipments/active-shipment-lookup';
+import { BatchActiveShipments } from './active-shipment-lookup';
 import type { GeofenceCrossingSink } from './geofence-source';
 import { byDevice, lifecycleAt, lockLifecycles, type IngestLifecycle } from './ingest-lifecycles';
-import { defaultIngestCollaborators, type IngestCollaborators } from './ingest-wiring';
+import type { IngestCollaborators } from './ingest-collaborators';
 import { TelemetryPartitions } from './telemetry-partitions';
 import { parseTelemetryPoint, type TelemetryPoint } from './telemetry-point';
 import { advanceStatus, insertPoints } from './telemetry-writer';
@@ -32,6 +31,12 @@ export interface IngestOptions {
   batchSize?: number;
   now?: () => Date;
 }
+
+/**
+ * Points per transaction. Per-lifecycle work (lock, status update, threshold and geofence checks)
+ * is paid once per transaction, so large transactions amortise it over more points.
+ */
+export const INGEST_TRANSACTION_POINTS = 10_000;
 
 export const emptyIngestResult = (): IngestResult => ({ accepted: 0, duplicate: 0, rejected: 0, rejections: [], alarms: [] });
 
@@ -94,11 +99,11 @@ export class TelemetryIngestService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly collaborators: IngestCollaborators = defaultIngestCollaborators(),
+    private readonly collaborators: IngestCollaborators,
     options: IngestOptions = {},
   ) {
     this.partitions = new TelemetryPartitions(dataSource);
-    this.batchSize = options.batchSize ?? 2000;
+    this.batchSize = options.batchSize ?? INGEST_TRANSACTION_POINTS;
     this.now = options.now ?? (() => new Date());
   }
 

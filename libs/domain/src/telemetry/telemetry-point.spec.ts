@@ -39,6 +39,20 @@ describe('parseTelemetryPoint', () => {
   });
 });
 
+describe('parseTelemetryPoint with repeated device ids and times (remembered between points)', () => {
+  it('gives the same answers the second time: bounds still judged per point, invalid texts never remembered', () => {
+    const at = '2025-06-01T12:03:00Z';
+    for (let i = 0; i < 2; i++) {
+      expect(parseTelemetryPoint({ device_id: DEVICE.toUpperCase(), recorded_at: at }, NOW)).toMatchObject({ deviceId: DEVICE, recordedMs: Date.parse(at) });
+      // The same text judged against an earlier clock is now in the future.
+      expect(parseTelemetryPoint({ device_id: DEVICE, recorded_at: at }, NOW - 10 * 60_000)).toBe('recorded_at is in the future');
+      expect(parseTelemetryPoint({ device_id: `${DEVICE}x`, recorded_at: at }, NOW)).toBe('device_id must be a UUID');
+      expect(parseTelemetryPoint({ device_id: DEVICE, recorded_at: '2025-13-01T00:00:00Z' }, NOW)).toBe('recorded_at is not a valid date');
+      expect(parseTelemetryPoint({ device_id: DEVICE, recorded_at: '2025-06-01' }, NOW)).toBe('recorded_at must be an ISO 8601 timestamp with a time zone');
+    }
+  });
+});
+
 describe('parseIngestMessage', () => {
   it('reads one point or a batch', () => {
     expect(parseIngestMessage('{"device_id": "x"}')).toEqual({ ok: true, points: [{ device_id: 'x' }] });

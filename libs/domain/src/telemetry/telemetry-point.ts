@@ -1,4 +1,4 @@
-import { UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '../formats';
+import { UUID_PATTERN, ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
 import { parseBatchMessage } from './batch-message';
 
 /** One measurement of a device (DESIGN §6). Missing measurements are null. */
@@ -49,6 +49,28 @@ function measurementFault(raw: unknown, name: keyof typeof RANGES): string | nul
   return null;
 }
 
+/**
+ * The last valid recorded_at text and its instant: a gateway message stamps all its devices'
+ * points alike, so most points skip the pattern and Date.parse (what Date.parse returns for a
+ * text never changes; the future and earliest bounds are still checked per point).
+ */
+const last = { recordedAt: '', recordedMs: 0 };
+
+/** Valid device ids as sent → lowercased; bounded, cleared when full (a cache, not a registry). */
+const deviceIds = new Map<string, string>();
+const MAX_REMEMBERED_DEVICE_IDS = 10_000;
+
+/** The device id lowercased, or null when it is not a UUID. */
+function knownDeviceId(raw: string): string | null {
+  const known = deviceIds.get(raw);
+  if (known !== undefined) return known;
+  if (!UUID_PATTERN.test(raw)) return null;
+  if (deviceIds.size >= MAX_REMEMBERED_DEVICE_IDS) deviceIds.clear();
+  const id = raw.toLowerCase();
+  deviceIds.set(raw, id);
+  return id;
+}
+
 const orNull = (raw: unknown): number | null => (raw === undefined ? null : (raw as number | null));
 
 /**
@@ -61,12 +83,22 @@ export function parseTelemetryPoint(value: unknown, nowMs: number = Date.now()):
   for (const key in input) {
     if (!FIELDS.has(key)) return `unknown field(s): ${Object.keys(input).filter((k) => !FIELDS.has(k)).join(', ')}`;
   }
-  const deviceId = input.device_id;
-  if (typeof deviceId !== 'string' || !UUID_PATTERN.test(deviceId)) return 'device_id must be a UUID';
+  const rawDeviceId = input.device_id;
+  if (typeof rawDeviceId !== 'string') return 'device_id must be a UUID';
+  const deviceId = knownDeviceId(rawDeviceId);
+  if (deviceId === null) return 'device_id must be a UUID';
   const recordedAt = input.recorded_at;
-  if (typeof recordedAt !== 'string' || !ZONED_TIMESTAMP_PATTERN.test(recordedAt)) return 'recorded_at must be an ISO 8601 timestamp with a time zone';
-  const recordedMs = Date.parse(recordedAt);
-  if (Number.isNaN(recordedMs)) return 'recorded_at is not a valid date';
+  if (typeof recordedAt !== 'string') return 'recorded_at must be an ISO 8601 timestamp with a time zone';
+  let recordedMs: number;
+  if (recordedAt === last.recordedAt) {
+    recordedMs = last.recordedMs;
+  } else {
+    if (!ZONED_TIMESTAMP_PATTERN.test(recordedAt)) return 'recorded_at must be an ISO 8601 timestamp with a time zone';
+    recordedMs = Date.parse(recordedAt);
+    if (Number.isNaN(recordedMs)) return 'recorded_at is not a valid date';
+    last.recordedAt = recordedAt;
+    last.recordedMs = recordedMs;
+  }
   if (recordedMs > nowMs + FUTURE_TOLERANCE_MS) return 'recorded_at is in the future';
   if (recordedMs < EARLIEST_RECORDED_AT_MS) return 'recorded_at is before 2000-01-01';
   const { temperature, humidity, light, shock, battery, latitude, longitude } = input;
@@ -81,7 +113,7 @@ export function parseTelemetryPoint(value: unknown, nowMs: number = Date.now()):
   if (fault !== null) return fault;
   if ((latitude == null) !== (longitude == null)) return 'latitude and longitude come together';
   return {
-    deviceId: deviceId.toLowerCase(),
+    deviceId,
     recordedMs,
     temperature: orNull(temperature),
     humidity: orNull(humidity),

@@ -1,11 +1,11 @@
-import { ApiError, invalidField } from '../errors/api-error';
+import { DomainError, invalidField } from '../errors';
 
 export const DEFAULT_RANGE_MS = 24 * 3_600_000;
 const DAY_MS = 86_400_000;
 
-export class RangeTooLargeError extends ApiError {
+export class RangeTooLargeError extends DomainError {
   constructor(maxDays: number) {
-    super(400, 'range_too_large', 'Range too large', `The telemetry range [from, to) may span at most ${maxDays} days.`, [
+    super('range_too_large', 'Range too large', `The telemetry range [from, to) may span at most ${maxDays} days.`, [
       { field: 'to', code: 'range_too_large', message: `to - from must not exceed ${maxDays} days` },
     ]);
   }

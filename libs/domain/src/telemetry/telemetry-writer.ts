@@ -1,5 +1,5 @@
 import type { Db } from '@app/database/sql';
-import { advanceLifecycleStatus } from '../devices/devices.repository';
+import { advanceLifecycles } from '../devices';
 import { pgArray } from './pg-array';
 import type { TelemetryPoint } from './telemetry-point';
 import { insertTelemetryRows } from './telemetry.repository';
@@ -85,7 +85,7 @@ export async function advanceStatus(manager: Db, pointsByLifecycle: ReadonlyMap<
   const changes: StatusChange[] = [];
   for (const [lifecycleId, points] of pointsByLifecycle) if (points.length > 0) changes.push(latestOf(lifecycleId, points));
   if (changes.length === 0) return;
-  await advanceLifecycleStatus(manager, {
+  await advanceLifecycles(manager, {
     ids: pgArray(changes.map((c) => c.lifecycleId)),
     seenAt: pgArray(changes.map((c) => isoOrNull(c.seenMs))),
     battery: pgArray(changes.map((c) => c.battery)),

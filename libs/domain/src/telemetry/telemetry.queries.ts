@@ -75,6 +75,25 @@ const SCOPED_POINTS = `t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM dev
 
 const POINT_COLUMNS = 't.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude';
 
+/**
+ * A page of points packed into one text value (see packed-points.ts). Per point, one line:
+ * whole epoch milliseconds (floored, as the pg driver's Date truncates), '|', then the rest of
+ * the point's JSON object after recorded_at — `,"temperature":5.5,…,"longitude":4.89}` — with
+ * PostgreSQL's own number text (float4out/float8out, shortest round-trip digits) and `null` for
+ * NULL; lines joined by '\n' in time order. The api only formats the time and fixes the rare
+ * number PostgreSQL writes differently from JSON.stringify (exponents, -0, NaN, Infinity).
+ */
+const PACKED_POINT = `concat(floor(extract(epoch FROM p.recorded_at) * 1000)::int8, '|', ${['temperature', 'humidity', 'light', 'shock', 'battery', 'latitude', 'longitude']
+  .map((c) => `',"${c}":', coalesce(p.${c}::text, 'null')`)
+  .join(', ')}, '}')`;
+const packedPage = (after: string): string => `
+      SELECT count(*)::int AS count, coalesce(string_agg(${PACKED_POINT}, E'\\n' ORDER BY p.recorded_at), '') AS points
+        FROM (SELECT ${POINT_COLUMNS}
+                FROM telemetry_points t
+               WHERE ${SCOPED_POINTS}${after}
+               ORDER BY t.recorded_at
+               LIMIT $6) p`;
+
 /** Per-bucket count and min/avg/max of each measurement. */
 const BUCKET_STATS = MEASUREMENTS.map((m) => `min(${m}) AS ${m}_min, round(avg(${m})::numeric, 3)::float8 AS ${m}_avg, max(${m}) AS ${m}_max`).join(',\n');
 const BUCKET_COLUMNS = MEASUREMENTS.map((m) => `a.${m}_min, a.${m}_avg, a.${m}_max`).join(', ');
@@ -84,20 +103,10 @@ export const TELEMETRY_QUERIES = defineQueries({
   tables: ['telemetry_points', 'telemetry_points_default'],
   reads: ['device_lifecycles', 'alarms'],
   tenant: {
-    /** The page: up to $6 points of [$4, $5) in time order. */
-    points: `
-      SELECT ${POINT_COLUMNS}
-        FROM telemetry_points t
-       WHERE ${SCOPED_POINTS}
-       ORDER BY t.recorded_at
-       LIMIT $6`,
-    /** The same after the keyset position $7 (a separate statement: the first page's plan stays the plain range scan). */
-    pointsAfter: `
-      SELECT ${POINT_COLUMNS}
-        FROM telemetry_points t
-       WHERE ${SCOPED_POINTS} AND t.recorded_at > $7
-       ORDER BY t.recorded_at
-       LIMIT $6`,
+    /** The page of points packed into one text value (the api's telemetry read): up to $6 points of [$4, $5). */
+    packedPoints: packedPage(''),
+    /** The same after the keyset position $7. */
+    packedPointsAfter: packedPage(' AND t.recorded_at > $7'),
     /** Every bucket of width $6 from $7 to $8 (empty ones included, count 0), aggregating the points of [$4, $5). */
     buckets: `
       WITH points AS (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery FROM telemetry_points t WHERE ${SCOPED_POINTS}),
@@ -132,26 +141,7 @@ export const TELEMETRY_QUERIES = defineQueries({
     excursionAlarmedLight: excursionAlarmed('light'),
     excursionAlarmedShock: excursionAlarmed('shock'),
     excursionAlarmedBattery: excursionAlarmed('battery'),
-    // The demo seed (history written directly, idempotent: ON CONFLICT DO NOTHING).
-    seedDemoTelemetry: `
-      INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, latitude, longitude, temperature, humidity, light, shock, battery)
-        SELECT l.device_id, l.id, ts,
-               41.0082 + 0.02 * sin(extract(epoch FROM ts) / 7200 + k), 28.9784 + 0.02 * cos(extract(epoch FROM ts) / 7200 + k),
-               round((5 + 1.5 * sin(extract(epoch FROM ts) / 3600 + k))::numeric, 2),
-               round((50 + 5 * cos(extract(epoch FROM ts) / 5400 + k))::numeric, 1),
-               0, 0.1,
-               round((100 - 10 * extract(epoch FROM ($1::timestamptz - ts)) / 604800)::numeric, 1)
-          FROM unnest($2::uuid[]) WITH ORDINALITY AS d(device_id, k)
-          JOIN device_lifecycles l ON l.device_id = d.device_id AND l.ended_at IS NULL
-          CROSS JOIN generate_series(date_bin('5 minutes', $1::timestamptz - interval '7 days', 'epoch'), $1::timestamptz, interval '5 minutes') AS ts
-         WHERE ts >= l.started_at
-        ON CONFLICT (device_id, recorded_at) DO NOTHING`,
-    seedDemoPreviousTelemetry: `
-      INSERT INTO telemetry_points (device_id, lifecycle_id, recorded_at, temperature, humidity, battery)
-        SELECT l.device_id, l.id, ts, 18.5, 40, 80
-          FROM device_lifecycles l
-          CROSS JOIN generate_series(l.ended_at - interval '1 day', l.ended_at - interval '5 minutes', interval '5 minutes') AS ts
-         WHERE l.id = $1
-        ON CONFLICT (device_id, recorded_at) DO NOTHING`,
   },
+  // Telemetry pages and buckets may lag (README "Read replica"); ingestion and alarms stay on the primary.
+  replica: ['packedPoints', 'packedPointsAfter', 'buckets'],
 });

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { sql, type Db, type PlatformQuery } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
+import type { PackedPoints } from './packed-points';
 import type { Measurement } from './telemetry-point';
 import { TELEMETRY_QUERIES as Q } from './telemetry.queries';
 
@@ -30,17 +31,20 @@ export type BucketRow = { bucket_start: Date; count: number } & {
 export class TelemetryRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The page statement and its parameters: [from, to) after the keyset position, in time order. */
+  /** The api's page statement (packed) and its parameters: [from, to) after the keyset position, in time order. */
   pointsQuery(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): { sql: string; params: unknown[] } {
     const params: unknown[] = [scope.accountId, scope.deviceId, scope.lifecycleId, from.toISOString(), to.toISOString(), limit];
-    if (after) return { sql: Q.pointsAfter.text, params: [...params, after.toISOString()] };
-    return { sql: Q.points.text, params };
+    if (after) return { sql: Q.packedPointsAfter.text, params: [...params, after.toISOString()] };
+    return { sql: Q.packedPoints.text, params };
   }
 
-  points(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): Promise<PointRow[]> {
+  /** Up to `limit` points of [from, to) after the keyset position, packed into one text value (packed-points.ts). */
+  async packedPoints(scope: TelemetryScope, from: Date, to: Date, after: Date | null, limit: number): Promise<PackedPoints> {
     const range = [scope.accountId, scope.deviceId, scope.lifecycleId, from.toISOString(), to.toISOString(), limit] as const;
-    if (after) return sql.rows<PointRow>(this.dataSource, Q.pointsAfter, [...range, after.toISOString()]);
-    return sql.rows<PointRow>(this.dataSource, Q.points, range);
+    const row = after
+      ? await sql.first<PackedPoints>(this.dataSource, Q.packedPointsAfter, [...range, after.toISOString()])
+      : await sql.first<PackedPoints>(this.dataSource, Q.packedPoints, range);
+    return row ?? { count: 0, points: '' };
   }
 
   /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
@@ -125,8 +129,3 @@ export async function excursionAlreadyAlarmed(
   return row !== null;
 }
 
-/** The demo seed's telemetry statements, by name (see telemetry.queries.ts). */
-export const seedDemoTelemetryRows = {
-  seedDemoTelemetry: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoTelemetry, params),
-  seedDemoPreviousTelemetry: (db: Db, params: unknown[]) => sql.run(db, Q.seedDemoPreviousTelemetry, params),
-};

@@ -1,9 +1,11 @@
+import type { DataSource } from 'typeorm';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
-import type { DevicesService } from '../devices/devices.service';
+import type { DevicesService } from '../devices';
 import { pageBucketWindow } from './telemetry-aggregation';
 import { BUCKET_WIDTHS, type BucketName } from './telemetry-buckets';
 import { resolveRange, type TimeRange } from './telemetry-range';
-import type { BucketRow, PointRow, TelemetryRepository, TelemetryScope } from './telemetry.repository';
+import type { PackedPoints } from './packed-points';
+import { TelemetryRepository, type BucketRow, type TelemetryScope } from './telemetry.repository';
 
 /** The range of a telemetry read (the api's `TelemetryQueryDto` satisfies it). */
 export interface TelemetryRangeQuery {
@@ -32,10 +34,10 @@ export class TelemetryService {
     return resolveRange(query, new Date(), this.options.telemetryMaxRangeDays);
   }
 
-  /** Up to limit + 1 points (the extra one tells the paginator there is a next page). */
-  async points(scope: TelemetryScope, query: TelemetryRangeQuery, page: KeysetPage<Date>): Promise<PointRow[]> {
+  /** Up to limit + 1 points (the extra one tells there is a next page), packed into one text value (packed-points.ts). */
+  async packedPoints(scope: TelemetryScope, query: TelemetryRangeQuery, page: KeysetPage<Date>): Promise<PackedPoints> {
     const { from, to } = this.range(query);
-    return this.telemetry.points(scope, from, to, page.after, page.limit + 1);
+    return this.telemetry.packedPoints(scope, from, to, page.after, page.limit + 1);
   }
 
   /** Up to limit + 1 consecutive buckets, empty ones included. */
@@ -45,4 +47,9 @@ export class TelemetryService {
     if (!window) return [];
     return this.telemetry.buckets(scope, widthMs, { first: window.first, last: window.last, from: window.pointsFrom, to: window.pointsTo });
   }
+}
+
+/** The service with its repository, for the apps (the repository stays inside the family). */
+export function createTelemetryService(devices: DevicesService, dataSource: DataSource, options: TelemetryOptions): TelemetryService {
+  return new TelemetryService(devices, new TelemetryRepository(dataSource), options);
 }

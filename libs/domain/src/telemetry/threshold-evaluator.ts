@@ -1,9 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { Db } from '@app/database/sql';
-import type { AlarmRecord } from '../alarms/alarm-record';
-import { raiseAlarm } from '../alarms/alarm-writer';
-import type { ActiveShipmentLookup } from '../shipments/active-shipment-lookup';
-import type { Thresholds } from '../devices/device-settings';
+import { type AlarmRecord, raiseAlarm } from '../alarms';
+import type { ActiveShipmentLookup } from './active-shipment-lookup';
+import type { Thresholds } from '../devices';
 import type { IngestLifecycle } from './ingest-lifecycles';
 import type { TelemetryPoint } from './telemetry-point';
 import { excursionAlreadyAlarmed, measurementSamplesAround } from './telemetry.repository';

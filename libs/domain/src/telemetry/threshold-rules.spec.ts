@@ -1,4 +1,4 @@
-import { toThresholds } from '../devices/device-settings';
+import { toThresholds } from '../devices';
 import { alarmMessage, delayMsOf, findQualifyingRun, limitsOf, THRESHOLD_RULES, violates, type Sample } from './threshold-rules';
 
 const MIN = 60_000;

@@ -1,5 +1,5 @@
-import type { AlarmSeverity, AlarmType } from '../alarms/alarm-enums';
-import type { SensorName, ThresholdName, Thresholds } from '../devices/device-settings';
+import type { AlarmSeverity, AlarmType } from '../alarms';
+import type { SensorName, ThresholdName, Thresholds } from '../devices';
 import type { Measurement } from './telemetry-point';
 
 /** How one measurement is judged against the thresholds, and what alarm it raises. */

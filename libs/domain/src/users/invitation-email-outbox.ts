@@ -3,7 +3,7 @@ import type { Db } from '@app/database/sql';
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '@app/webhooks';
 import { SendAbandonedError, type InvitationSender } from './invitation-mail';
 import { invitationLink } from './invitation-link';
-import { ROLES } from './roles';
+import { ROLES } from '@app/vocabulary';
 import {
   claimDueInvitationEmails,
   giveUpInvitationEmail,

@@ -3,7 +3,7 @@ import { newId, type UserInvitation } from '@app/database';
 import type { Db } from '@app/database/sql';
 import { enqueueInvitationEmail } from './invitation-email-outbox';
 import { generateInvitationToken, hashInvitationToken, INVITATION_LIFETIME_DAYS, invitationLink } from './invitation-link';
-import type { Role } from './roles';
+import type { Role } from '@app/vocabulary';
 import type { AccountId } from '@app/vocabulary';
 import { findUserByEmail, insertInvitation, lockInvitationAddress, pendingInvitationExists } from './users.repository';
 
@@ -66,9 +66,8 @@ export async function createInvitation(dataSource: DataSource, secretsKey: Buffe
     const pending = await pendingInvitationExists(manager, input.accountId, input.email);
     if (pending) throw new InvitationConflictError('already_invited');
     const createdAt = new Date();
-    const invitation = await insertInvitation(manager, {
+    const invitation = await insertInvitation(manager, input.accountId, {
       id: newId(),
-      accountId: input.accountId,
       email: input.email,
       fullName: input.fullName,
       role: input.role,
@@ -76,9 +75,6 @@ export async function createInvitation(dataSource: DataSource, secretsKey: Buffe
       createdByCredentialId: input.createdByCredentialId,
       createdAt,
       expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
-      acceptedAt: null,
-      acceptedUserId: null,
-      revokedAt: null,
     });
     if (input.delivery === 'email') await enqueueInvitationEmail(manager, secretsKey, invitation.id, token);
     return { invitation, link: invitationLink(publicBaseUrl, token) };

@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors/api-error';
+import { ConflictError } from '../errors';
 
 export const alreadyInvited = (): ConflictError =>
   new ConflictError('already_invited', 'This e-mail address already has a pending invitation to this account; revoke it first to send a new one.', 'Already invited');

@@ -1,14 +1,14 @@
 import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { newId, type UserInvitation } from '@app/database';
-import { hashSecret } from '../auth/secret-hash';
-import { findAccount } from '../accounts/accounts.repository';
-import { NotFoundError } from '../errors/api-error';
+import { hashSecret } from '../auth';
+import { accountById } from '../accounts';
+import { NotFoundError } from '../errors';
 import { hashInvitationToken, TOKEN_PATTERN } from './invitation-link';
 import { createInvitation, InvitationConflictError } from './invitation-writer';
 import { alreadyInvited, invitationAlreadyAccepted, userExists } from './invitations.errors';
-import { COMPANY_ADMIN, type Role } from './roles';
+import { COMPANY_ADMIN, type Role } from '@app/vocabulary';
 import { roleNotAssignable } from './users.errors';
-import { emailTaken, findInvitationByTokenHash, findUnrevokedInvitationForUpdate, insertUser, listInvitations, saveInvitation } from './users.repository';
+import { acceptInvitation, emailTaken, findInvitationByTokenHash, findUnrevokedInvitationForUpdate, insertCustomerUser, listInvitations, revokeInvitation } from './users.repository';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
 
 const UNIQUE_VIOLATION = '23505';
@@ -79,8 +79,7 @@ export class InvitationsService {
       const invitation = await findUnrevokedInvitationForUpdate(manager, accountId, invitationId);
       if (!invitation) throw new NotFoundError('Invitation');
       if (invitation.acceptedAt) throw invitationAlreadyAccepted();
-      invitation.revokedAt = new Date();
-      await saveInvitation(manager, invitation);
+      await revokeInvitation(manager, accountId, invitation.id, new Date());
     });
   }
 
@@ -100,23 +99,16 @@ export class InvitationsService {
         const check = await this.checkWith(manager, token, true);
         if (!check.ok) return check;
         const { invitation } = check;
-        const user = await insertUser(manager, {
+        const user = await insertCustomerUser(manager, invitation.accountId, {
           id: newId(),
-          accountId: invitation.accountId,
           email: invitation.email,
           fullName: invitation.fullName,
-          phone: null,
-          locale: null,
           role: invitation.role,
-          isActive: true,
-          isPlatformStaff: false,
-          isSuperuser: false,
           passwordHash,
-          deactivatedAt: null,
         });
         invitation.acceptedAt = new Date();
         invitation.acceptedUserId = user.id;
-        await saveInvitation(manager, invitation);
+        await acceptInvitation(manager, invitation.accountId, invitation.id, invitation.acceptedAt, user.id);
         return check;
       });
     } catch (error) {
@@ -135,7 +127,7 @@ export class InvitationsService {
     if (invitation.revokedAt) return { ok: false, problem: 'revoked' };
     if (invitation.acceptedAt) return { ok: false, problem: 'used' };
     if (invitation.expiresAt <= new Date()) return { ok: false, problem: 'expired' };
-    const account = await findAccount(manager, invitation.accountId);
+    const account = await accountById(manager, invitation.accountId);
     if (!account || account.status !== 'active') return { ok: false, problem: 'account_inactive' };
     // Whoever holds the link owns the address: telling them it already has an account discloses nothing.
     if (await emailTaken(manager, invitation.email)) return { ok: false, problem: 'user_exists' };

@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors/api-error';
+import { ConflictError } from '../errors';
 
 export const roleNotAssignable = (): ConflictError =>
   new ConflictError('role_not_assignable', 'COMPANY_ADMIN cannot be granted through the API; choose MANAGER, OPERATOR or VIEWER.', 'Role not assignable');

@@ -1,5 +1,4 @@
-import { IsNull } from 'typeorm';
-import { User, UserInvitation } from '@app/database';
+import type { User, UserInvitation } from '@app/database';
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
 import { USER_QUERIES as Q } from './users.queries';
@@ -21,105 +20,96 @@ export interface ClaimedInvitationEmail {
 
 // ---- users ----
 
-/** Customer users of one account: platform staff and superusers are never among them. */
-function customerUsers(db: Db, accountId: AccountId) {
-  return db
-    .getRepository(User)
-    .createQueryBuilder('user')
-    .where('user.account_id = :accountId', { accountId })
-    .andWhere('NOT user.is_platform_staff')
-    .andWhere('NOT user.is_superuser');
-}
-
 /** The account's customer users after `after` in id order (keyset), at most `take`. */
 export function listCustomerUsers(db: Db, accountId: AccountId, after: string | undefined, take: number): Promise<User[]> {
-  const query = customerUsers(db, accountId).orderBy('user.id', 'ASC').take(take);
-  if (after !== undefined) query.andWhere('user.id > :after', { after });
-  return query.getMany();
+  return sql.rows<User>(db, Q.listCustomerUsers, [accountId, after ?? null, take]);
 }
 
 /** One customer user of the account, or null; `lock` takes a row lock (inside a transaction). */
 export function findCustomerUser(db: Db, accountId: AccountId, userId: string, lock = false): Promise<User | null> {
-  const query = customerUsers(db, accountId).andWhere('user.id = :userId', { userId });
-  if (lock) query.setLock('pessimistic_write');
-  return query.getOne();
+  return sql.first<User>(db, lock ? Q.findCustomerUserForUpdate : Q.findCustomerUser, [accountId, userId]);
 }
 
-export function saveUser(db: Db, user: User): Promise<User> {
-  return db.getRepository(User).save(user);
+/** Stores the user's profile fields and role as they are on `user`; answers the stored user. */
+export async function updateCustomerUser(db: Db, accountId: AccountId, user: Pick<User, 'id' | 'fullName' | 'phone' | 'locale' | 'role'>): Promise<User> {
+  const row = await sql.first<User>(db, Q.updateCustomerUser, [accountId, user.id, user.fullName, user.phone, user.locale, user.role]);
+  if (!row) throw new Error('the user update found no row');
+  return row;
 }
 
-export function insertUser(db: Db, values: Partial<User>): Promise<User> {
-  const repository = db.getRepository(User);
-  return repository.save(repository.create(values));
+export async function deactivateCustomerUser(db: Db, accountId: AccountId, userId: string, at: Date): Promise<void> {
+  await sql.run(db, Q.deactivateCustomerUser, [accountId, userId, at]);
+}
+
+/** A new active customer user of the account. */
+export async function insertCustomerUser(
+  db: Db,
+  accountId: AccountId,
+  values: Pick<User, 'id' | 'email' | 'fullName' | 'role' | 'passwordHash'>,
+): Promise<User> {
+  const row = await sql.first<User>(db, Q.insertCustomerUser, [accountId, values.id, values.email, values.fullName, values.role, values.passwordHash]);
+  if (!row) throw new Error('the user insert returned no row');
+  return row;
 }
 
 /** The user with this address (case-insensitive), in any account or none. */
 export function findUserByEmail(db: Db, email: string): Promise<User | null> {
-  return db.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getOne();
+  return sql.first<User>(db, Q.findUserByEmail, [email]);
 }
 
 /** E-mail addresses are unique across the platform (staff and other accounts included). */
-export function emailTaken(db: Db, email: string): Promise<boolean> {
-  return db.getRepository(User).createQueryBuilder('user').where('lower(user.email) = lower(:email)', { email }).getExists();
-}
-
-export async function seedDemoUser(
-  db: Db,
-  user: { id: string; accountId: string; email: string; fullName: string; role: string | null; staff: boolean },
-): Promise<void> {
-  await sql.run(db, Q.seedDemoUser, [user.id, user.accountId, user.email, user.fullName, user.role, user.staff]);
+export async function emailTaken(db: Db, email: string): Promise<boolean> {
+  return (await sql.first<{ taken: boolean }>(db, Q.emailTaken, [email]))?.taken === true;
 }
 
 // ---- invitations ----
 
 /** The account's invitations that are not revoked, after `after` in id order (keyset), at most `take`. */
 export function listInvitations(db: Db, accountId: AccountId, after: string | undefined, take: number): Promise<UserInvitation[]> {
-  const query = db
-    .getRepository(UserInvitation)
-    .createQueryBuilder('invitation')
-    .where('invitation.account_id = :accountId', { accountId })
-    .andWhere('invitation.revoked_at IS NULL')
-    .orderBy('invitation.id', 'ASC')
-    .take(take);
-  if (after !== undefined) query.andWhere('invitation.id > :after', { after });
-  return query.getMany();
+  return sql.rows<UserInvitation>(db, Q.listInvitations, [accountId, after ?? null, take]);
 }
 
-/** Whether the address has a pending (not accepted, revoked or expired) invitation to the account. */
-export function pendingInvitationExists(db: Db, accountId: AccountId, email: string): Promise<boolean> {
-  return db
-    .getRepository(UserInvitation)
-    .createQueryBuilder('invitation')
-    .where('invitation.account_id = :accountId', { accountId })
-    .andWhere('lower(invitation.email) = :email', { email })
-    .andWhere('invitation.accepted_at IS NULL AND invitation.revoked_at IS NULL AND invitation.expires_at > now()')
-    .getExists();
+/** Whether the address (lower case) has a pending (not accepted, revoked or expired) invitation to the account. */
+export async function pendingInvitationExists(db: Db, accountId: AccountId, email: string): Promise<boolean> {
+  return (await sql.first<{ found: boolean }>(db, Q.pendingInvitationExists, [accountId, email]))?.found === true;
 }
 
 /** A not-revoked invitation of the account, row-locked (inside a transaction), or null. */
 export function findUnrevokedInvitationForUpdate(db: Db, accountId: AccountId, invitationId: string): Promise<UserInvitation | null> {
-  return db.getRepository(UserInvitation).findOne({
-    where: { accountId, id: invitationId, revokedAt: IsNull() },
-    lock: { mode: 'pessimistic_write' },
-  });
+  return sql.first<UserInvitation>(db, Q.findUnrevokedInvitationForUpdate, [accountId, invitationId]);
 }
 
 /** The invitation of a link (by its token's hash, globally unique), or null; `lock` takes a row lock. */
 export function findInvitationByTokenHash(db: Db, tokenHash: string, lock: boolean): Promise<UserInvitation | null> {
-  return db.getRepository(UserInvitation).findOne({
-    where: { tokenHash },
-    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-  });
+  return sql.first<UserInvitation>(db, lock ? Q.findInvitationByTokenHashForUpdate : Q.findInvitationByTokenHash, [tokenHash]);
 }
 
-export function insertInvitation(db: Db, values: Partial<UserInvitation>): Promise<UserInvitation> {
-  const repository = db.getRepository(UserInvitation);
-  return repository.save(repository.create(values));
+export async function insertInvitation(
+  db: Db,
+  accountId: AccountId,
+  values: Pick<UserInvitation, 'id' | 'email' | 'fullName' | 'role' | 'tokenHash' | 'createdByCredentialId' | 'createdAt' | 'expiresAt'>,
+): Promise<UserInvitation> {
+  const row = await sql.first<UserInvitation>(db, Q.insertInvitation, [
+    accountId,
+    values.id,
+    values.email,
+    values.fullName,
+    values.role,
+    values.tokenHash,
+    values.createdByCredentialId,
+    values.createdAt,
+    values.expiresAt,
+  ]);
+  if (!row) throw new Error('the invitation insert returned no row');
+  return row;
 }
 
-export function saveInvitation(db: Db, invitation: UserInvitation): Promise<UserInvitation> {
-  return db.getRepository(UserInvitation).save(invitation);
+export async function revokeInvitation(db: Db, accountId: AccountId, invitationId: string, at: Date): Promise<void> {
+  await sql.run(db, Q.revokeInvitation, [accountId, invitationId, at]);
+}
+
+export async function acceptInvitation(db: Db, accountId: AccountId, invitationId: string, at: Date, userId: string): Promise<void> {
+  await sql.run(db, Q.acceptInvitation, [accountId, invitationId, at, userId]);
 }
 
 /** Serialises concurrent invitations of one address to one account until the transaction ends. */

@@ -1,9 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { User } from '@app/database';
-import { NotFoundError } from '../errors/api-error';
-import { COMPANY_ADMIN, type Role } from './roles';
+import { NotFoundError } from '../errors';
+import { COMPANY_ADMIN, type Role } from '@app/vocabulary';
 import { companyAdminProtected, roleNotAssignable } from './users.errors';
-import { findCustomerUser, listCustomerUsers, saveUser } from './users.repository';
+import { deactivateCustomerUser, findCustomerUser, listCustomerUsers, updateCustomerUser } from './users.repository';
 import type { AccountId, KeysetPage } from '@app/vocabulary';
 
 /** Profile fields and the role; only the fields sent change (null clears phone and locale). */
@@ -42,7 +42,7 @@ export class UsersService {
       if (changes.full_name !== undefined) user.fullName = changes.full_name;
       if (changes.phone !== undefined) user.phone = changes.phone;
       if (changes.locale !== undefined) user.locale = changes.locale;
-      return saveUser(manager, user);
+      return updateCustomerUser(manager, accountId, user);
     });
   }
 
@@ -52,9 +52,7 @@ export class UsersService {
       const user = await this.get(accountId, userId, manager, true);
       if (user.role === COMPANY_ADMIN) throw companyAdminProtected('deactivated');
       if (!user.isActive) return;
-      user.isActive = false;
-      user.deactivatedAt = new Date();
-      await saveUser(manager, user);
+      await deactivateCustomerUser(manager, accountId, userId, new Date());
     });
   }
 }

@@ -1,11 +1,11 @@
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId, TimeAndId } from '@app/vocabulary';
-import type { DeliveryOrigin, DeliveryStatus } from '../delivery-records';
-import type { EventLogFilter, EventOutcome } from '../event-log';
+import type { DeliveryOrigin, DeliveryStatus, EventLogFilter, EventOutcome } from '../delivery-records';
 import { WEBHOOK_EVENT_LOG_QUERIES as Q } from './webhook-event-log.queries';
-import type { WebhookAttemptRow } from './webhooks.repository';
+import type { WebhookAttemptRow } from './webhook-endpoints.repository';
 
 /** One event of the log: its first delivery, with the outcome over all of its deliveries. */
+
 export interface EventLogRow {
   delivery_id: string;
   event_id: string;
@@ -42,6 +42,7 @@ const scanParams = (accountId: AccountId, retentionDays: number, filter: EventLo
     scan.after?.at ?? null,
     scan.after?.id ?? null,
     scan.scanLimit,
+    filter.endpoint ?? null,
   ] as const;
 
 /**

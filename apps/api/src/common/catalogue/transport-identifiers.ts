@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
-import { isValidImoNumber } from '@app/domain';
+import { isValidImoNumber } from '@app/vocabulary';
 
 /** Shared with AIS ingestion, which validates vessel identifiers the same way. */
 export { isValidImoNumber };

@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { ApiError } from '@app/domain';
+import { ApiError, asApiError } from '../api-error';
 import { toProblem } from '../problem-details.filter';
 import type { AuthenticatedRequest } from '../../auth/principal';
 import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';
@@ -82,8 +82,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return body;
     } catch (error) {
       // A business refusal is an answer too: replaying it keeps "same key, same response".
-      if (error instanceof ApiError && isExecutedRefusal(error.status)) {
-        await this.store.complete(scope, error.status, toProblem(error, request.originalUrl.split('?')[0]), error.headers);
+      const refusal = asApiError(error);
+      if (refusal && isExecutedRefusal(refusal.status)) {
+        await this.store.complete(scope, refusal.status, toProblem(refusal, request.originalUrl.split('?')[0]), refusal.headers);
       } else {
         await this.store.release(scope);
       }

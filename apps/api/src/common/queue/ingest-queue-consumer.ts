@@ -6,10 +6,18 @@ import { assertTypedQueue, BrokerConnection, deadLetterQueueArguments, ingestQue
 import type { AppLogger } from '@app/observability';
 import type { ReadinessRegistry } from '@app/observability';
 
-/** Messages handed to a consumer before it acknowledges: what arrives while a batch is stored. */
-export const INGEST_PREFETCH = 64;
-/** Items per stored batch: messages are added to a batch until the next one would pass this. */
-export const INGEST_BATCH_ITEMS = 2000;
+/**
+ * Messages handed to a consumer before it acknowledges: what arrives while a batch is stored. At
+ * gateway-sized messages (~100 items) this holds the batch being stored and a full next one. Only
+ * the messages of those two batches are parsed; the others wait as received bytes.
+ */
+export const INGEST_PREFETCH = 256;
+/**
+ * Items per stored batch: messages are added to a batch until the next one would pass this. A
+ * batch starts as soon as the previous one is stored, so under a light load batches stay small
+ * (latency bounded by one store); only a backlog fills them.
+ */
+export const INGEST_BATCH_ITEMS = 10_000;
 const RETRY_DELAY_MS = 1000;
 const MAX_LISTED_REJECTIONS = 100;
 /** Longest pause between two reconnection attempts. */
@@ -68,6 +76,12 @@ interface Unit {
   plans: Plan[];
 }
 
+/** A message received but not yet in a batch; parsed once it is next in line. */
+interface Waiting {
+  delivery: Delivery;
+  parsed: ParsedQueueMessage | null;
+}
+
 export interface QueueConsumerSettings {
   topology: IngestTopology;
   /** Logger context, e.g. TelemetryQueueConsumer. */
@@ -100,7 +114,8 @@ export async function assertIngestTopology(channel: Channel, t: IngestTopology, 
  * consumed with manual acks and bounded prefetch, over a BrokerConnection (reconnects with backoff,
  * then declares the topology and subscribes again). Messages are parsed and added to a batch as
  * they arrive, and batches are stored one at a time, in arrival order: while one is stored, the
- * next is prepared. Each message is acknowledged as soon as its batch is stored, so the broker
+ * next is prepared (up to INGEST_BATCH_ITEMS; later messages wait unparsed, so the heap holds at
+ * most two batches whatever the prefetch). Each message is acknowledged as soon as its batch is stored, so the broker
  * refills the prefetch window while the next batch is stored. A message that cannot be read, or
  * holds items the service refuses, is republished (with publisher confirms) to the dead-letter
  * queue with the reason in its headers before it is acknowledged; the accepted items of a partly
@@ -116,9 +131,10 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   /** The channels of the current connection, once subscribed; null while disconnected. */
   private link: Link | null = null;
   private readinessRegistered = false;
-  /** Full batches waiting, oldest first, then the one messages are added to. */
-  private ready: Unit[] = [];
+  /** The batch messages are added to while the previous one is stored. */
   private building: Unit | null = null;
+  /** Messages received after `building` filled up, oldest first. */
+  private waiting: Waiting[] = [];
   private storing: Promise<void> | null = null;
 
   protected constructor(
@@ -130,7 +146,7 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
     this.topology = settings.topology;
     this.logger = logger.child({ component: settings.logName });
     this.broker = new BrokerConnection({
-      url: config.amqpUrl,
+      url: config.amqpUrls,
       name: settings.connectionName,
       logger: this.logger,
       maxDelayMs: MAX_RECONNECT_DELAY_MS,
@@ -178,7 +194,7 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
     this.started = false;
     this.stopping = true;
     this.link = null;
-    this.ready = [];
+    this.waiting = [];
     this.building = null;
     await this.storing;
     await this.broker.stop();
@@ -211,34 +227,48 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
   }
 
   private receive(delivery: Delivery): void {
-    const size = delivery.message.content.length;
-    // Checked before parsing: a huge message must not reach JSON.parse in a heap-capped process.
-    const parsed: ParsedQueueMessage =
-      size > this.config.ingestMaxMessageBytes
-        ? { ok: false, reason: `message_too_large: ${size} bytes, at most ${this.config.ingestMaxMessageBytes} (INGEST_MAX_MESSAGE_BYTES)` }
-        : this.parse(delivery.message.content);
-    const count = parsed.ok ? parsed.items.length : 0;
-    let unit = this.building;
-    if (unit && unit.batch.size > 0 && unit.batch.size + count > INGEST_BATCH_ITEMS) {
-      this.ready.push(unit);
-      unit = null;
-    }
-    if (!unit) unit = this.building = { batch: this.newBatch(), plans: [] };
-    if (parsed.ok) unit.plans.push({ delivery, reason: null, start: unit.batch.add(parsed.items), count });
-    else unit.plans.push({ delivery, reason: parsed.reason, start: 0, count: 0 });
+    this.waiting.push({ delivery, parsed: null });
+    this.fill();
     this.schedule();
   }
 
-  /** Starts storing the oldest waiting batch unless one is being stored. */
+  private parseDelivery(delivery: Delivery): ParsedQueueMessage {
+    const size = delivery.message.content.length;
+    // Checked before parsing: a huge message must not reach JSON.parse in a heap-capped process.
+    return size > this.config.ingestMaxMessageBytes
+      ? { ok: false, reason: `message_too_large: ${size} bytes, at most ${this.config.ingestMaxMessageBytes} (INGEST_MAX_MESSAGE_BYTES)` }
+      : this.parse(delivery.message.content);
+  }
+
+  /** Moves waiting messages, oldest first, into the batch being built until the next one would not fit. */
+  private fill(): void {
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0];
+      next.parsed ??= this.parseDelivery(next.delivery);
+      const parsed = next.parsed;
+      const count = parsed.ok ? parsed.items.length : 0;
+      let unit = this.building;
+      if (unit && unit.batch.size > 0 && unit.batch.size + count > INGEST_BATCH_ITEMS) return;
+      if (!unit) unit = this.building = { batch: this.newBatch(), plans: [] };
+      this.waiting.shift();
+      const { delivery } = next;
+      if (parsed.ok) unit.plans.push({ delivery, reason: null, start: unit.batch.add(parsed.items), count });
+      else unit.plans.push({ delivery, reason: parsed.reason, start: 0, count: 0 });
+    }
+  }
+
+  /** Starts storing the batch built so far unless one is being stored, then starts the next one. */
   private schedule(): void {
     if (this.storing) return;
-    const unit = this.ready.shift() ?? this.building;
+    const unit = this.building;
     if (!unit) return;
-    if (unit === this.building) this.building = null;
+    this.building = null;
     this.storing = this.store(unit).finally(() => {
       this.storing = null;
+      this.fill();
       this.schedule();
     });
+    this.fill();
   }
 
   private async store(unit: Unit): Promise<void> {
@@ -249,10 +279,10 @@ export abstract class IngestQueueConsumer implements OnApplicationBootstrap, Bef
       this.logger.error({ err: error }, 'ingestion failed, messages requeued');
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
       // Everything received after this batch goes back too, so that redelivery keeps the order.
-      const requeued = [unit, ...this.ready, ...(this.building ? [this.building] : [])];
-      this.ready = [];
+      const requeued = [...unit.plans, ...(this.building?.plans ?? []), ...this.waiting].map((entry) => entry.delivery);
+      this.waiting = [];
       this.building = null;
-      for (const { plans } of requeued) for (const plan of plans) this.settle(plan.delivery, (ch, m) => ch.nack(m, false, true));
+      for (const delivery of requeued) this.settle(delivery, (ch, m) => ch.nack(m, false, true));
       return;
     }
     await this.settleStored(unit.plans, rejections);

@@ -2,7 +2,7 @@ import { applyDecorators, type CallHandler, type ExecutionContext, Injectable, t
 import { Reflector } from '@nestjs/core';
 import type { Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../../auth/principal';
-import { ApiError } from '@app/domain';
+import { ApiError } from '../api-error';
 import { type LimitName, RateLimits } from './rate-limits';
 
 type ApiAccountLimit = Extract<LimitName, 'user-invitations-per-account'>;

@@ -2,7 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNumber, IsObject, Max, Min, registerDecorator, ValidateNested } from 'class-validator';
-import { GEOFENCE_RADIUS_M, GEOFENCE_TYPES, POLYGON_MAX_POSITIONS, POLYGON_PROBLEM_CODES, polygonCoordinatesProblem, type Position } from '@app/domain';
+import { POLYGON_MAX_POSITIONS, POLYGON_PROBLEM_CODES, polygonCoordinatesProblem } from '@app/domain';
+import { GEOFENCE_RADIUS_M, GEOFENCE_TYPES, type Position } from '@app/vocabulary';
 
 const finite = { allowNaN: false, allowInfinity: false };
 

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseFilters } fr
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AppConfig } from '@app/config';
-import { CredentialAlreadyCreatedError, CredentialsService, isScope } from '@app/domain';
+import { CredentialAlreadyCreatedError, CredentialsService } from '@app/domain';
 import { API_PREFIX } from '../../common/public-api-controller';
 import { APP_CONFIG } from '../../config/config.module';
 import { PanelErrorFilter } from '../panel-error.filter';
@@ -17,6 +17,7 @@ import { newSubmission, recordIdFor, submissionFrom } from '../views/form-submis
 import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
+import { isScope } from '@app/vocabulary';
 
 /**
  * API credentials of the signed-in company (company administrators only). A credential made here

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { WebhookEndpointsService } from '@app/webhooks';
 import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
@@ -15,10 +16,14 @@ import { PanelPages } from '../views/panel-pages';
 @UseFilters(PanelErrorFilter)
 @Controller(PANEL_PATH)
 export class HomeController {
-  constructor(private readonly pages: PanelPages) {}
+  constructor(
+    private readonly pages: PanelPages,
+    private readonly webhooks: WebhookEndpointsService,
+  ) {}
 
   @Get()
-  show(@Panel() panel: PanelContext, @Res() response: Response, @Query('notice') notice: unknown): void {
-    this.pages.send(response, panel, homeView(panel), noticeFrom(notice));
+  async show(@Panel() panel: PanelContext, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
+    const [endpoints, successRates] = await Promise.all([this.webhooks.list(panel.account.id), this.webhooks.successRates(panel.account.id)]);
+    this.pages.send(response, panel, homeView(panel, endpoints, successRates), noticeFrom(notice));
   }
 }

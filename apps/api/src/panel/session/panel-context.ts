@@ -1,6 +1,6 @@
 import type { AccountId } from '@app/vocabulary';
 import type { Request } from 'express';
-import type { Role } from '@app/domain';
+import type { Role } from '@app/vocabulary';
 
 /** Who is signed in, for which company; attached to the request by the panel session guard. */
 export interface PanelContext {

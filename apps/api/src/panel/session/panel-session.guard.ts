@@ -1,6 +1,5 @@
 import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Role } from '@app/domain';
 import { PANEL_ROUTE, type PanelAccess, PanelRoute } from '../../auth/auth.decorators';
 import { ACCOUNT_LIMIT, type LimitName, NO_PERSON_LIMIT, RateLimits } from '../../common/rate-limits/rate-limits';
 import { PanelCsrfRejected, PanelForbidden, PanelRateLimited, PanelSignInRequired } from '../panel-errors';
@@ -8,6 +7,7 @@ import { CSRF_FIELD, tokensMatch } from './csrf';
 import { SESSION_COOKIE, readCookie } from './panel-cookies';
 import type { PanelContext, PanelRequest } from './panel-context';
 import { PanelSessionsRepository } from './panel-sessions.repository';
+import type { Role } from '@app/vocabulary';
 
 export const PANEL_ROLES = 'panel:roles';
 

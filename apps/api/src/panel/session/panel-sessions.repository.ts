@@ -6,8 +6,7 @@ import type { PanelContext } from './panel-context';
 import { newId } from '@app/database';
 import { sql, type Db } from '@app/database/sql';
 import { PANEL_SESSION_QUERIES as Q } from './panel-sessions.queries';
-import type { Role } from '@app/domain';
-import { toAccountId, type AccountId } from '@app/vocabulary';
+import { toAccountId, type AccountId, type Role } from '@app/vocabulary';
 
 /** A session ends after this long without a request… */
 export const SESSION_IDLE_MINUTES = 30;

@@ -1,10 +1,11 @@
-import { ALL_SCOPES, type CreatedCredential, type OwnedCredential } from '@app/domain';
-import { html, type Html } from '../../pages/html';
+import { type CreatedCredential, type OwnedCredential } from '@app/domain';
+import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
-import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
+import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, reasonField, secretField } from './form-parts';
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
 import { submissionField } from './form-submission';
+import { ALL_SCOPES } from '@app/vocabulary';
 
 export const CREDENTIAL_NAME_MAX_LENGTH = 100;
 
@@ -68,6 +69,7 @@ ${csrfField(context)}${submissionField(model.submission)}
 ${fieldError(model.problems, 'name')}
 ${checkboxGroup({ name: 'scopes', legend: 'Scopes', values: ALL_SCOPES, checked: model.scopes, problems: model.problems, hint: 'Choose only what the integration needs. A credential can do nothing outside these scopes.' })}
 <p class="hint">The credential works only for your company's account, <strong>${context.account.name}</strong>.</p>
+${reasonField()}
 <div class="actions"><button type="submit">Create credential</button><a href="${panelPath('credentials')}">Cancel</a></div>
 </form>`,
   };
@@ -110,6 +112,6 @@ export function revokeConfirmView(context: PanelContext, credential: OwnedCreden
 <dt>Last used</dt><dd>${timeHtml(credential.last_used_at)}</dd>
 </dl></div>
 <p id="revoke-effect">The integration using this credential loses access on its next API call, and no new access token can be obtained with it. This cannot be undone.</p>
-<div class="actions">${postButton(context, panelPath('credentials', credential.id, 'revoke'), 'Revoke credential', { className: 'danger', describedBy: 'revoke-effect' })}<a href="${panelPath('credentials')}">Cancel</a></div>`,
+<div class="actions">${postButton(context, panelPath('credentials', credential.id, 'revoke'), 'Revoke credential', { className: 'danger', describedBy: 'revoke-effect', reason: reasonField() })}<a href="${panelPath('credentials')}">Cancel</a></div>`,
   };
 }

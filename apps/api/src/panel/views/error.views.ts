@@ -1,4 +1,4 @@
-import { html } from '../../pages/html';
+import { html } from '../../common/html';
 import { panelPath, SIGN_IN_PATH } from '../panel-paths';
 import type { PanelView } from './layout';
 
@@ -6,7 +6,7 @@ export const forbiddenView = (): PanelView => ({
   status: 403,
   title: 'Not allowed',
   body: html`<h1>You cannot use this page</h1>
-<p role="alert">Your role does not allow this page. API credentials are managed by company administrators; webhooks by company administrators and managers.</p>
+<p role="alert">Your role does not allow this page. API credentials and the audit log are for company administrators; webhooks are managed by company administrators and managers.</p>
 <p><a href="${panelPath()}">Back to the overview</a></p>`,
 });
 

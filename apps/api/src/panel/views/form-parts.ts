@@ -1,4 +1,4 @@
-import { html, type Html } from '../../pages/html';
+import { html, type Html } from '../../common/html';
 
 export interface FieldProblem {
   field: string;
@@ -48,6 +48,46 @@ export function secretField(id: string, label: string, value: string): Html {
 <p class="hint" id="${id}-status" role="status" aria-live="polite"></p>`;
 }
 
+/** Longest reason the audit trail keeps (MAX_REASON_LENGTH of the audit context). */
+export const REASON_MAX_LENGTH = 500;
+
+/**
+ * The optional "Reason for change" of a form that changes a record: posted as `reason`, the audit
+ * context (audit-events/audit-context.ts) records it with the change, like X-Change-Reason.
+ */
+export function reasonField(id = 'reason'): Html {
+  return html`<div class="reason"><label for="${id}">Reason for change <span class="hint">(optional)</span></label>
+<input type="text" id="${id}" name="reason" maxlength="${String(REASON_MAX_LENGTH)}" autocomplete="off" aria-describedby="${id}-hint">
+<p class="hint" id="${id}-hint">Kept with the change in the audit log, e.g. a deviation or change-request number.</p></div>`;
+}
+
 /** Form values: a string, or every value of a repeated field (checkboxes). */
 export const formText = (value: unknown): string => (typeof value === 'string' ? value : '');
 export const formList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+/**
+ * `2026-11-26T06:00:00.000Z` → `2026-11-26 06:00` (UTC, as the panel writes times), with the
+ * seconds and milliseconds only when they are not zero; other text is kept as typed.
+ */
+export function utcMinute(value: string): string {
+  if (!ISO_TIME.test(value)) return value;
+  const text = new Date(value).toISOString().slice(0, 23).replace('T', ' ');
+  return text.endsWith(':00.000') ? text.slice(0, 16) : text.endsWith('.000') ? text.slice(0, 19) : text;
+}
+
+/** A time field in UTC text (`2026-11-26 06:00`), not `datetime-local`, which browsers show in the viewer's own time zone. */
+export function utcTimeInput(field: { id: string; value: string; describedBy: Html; required?: boolean }): Html {
+  return html`<div class="time-row"><input type="text" id="${field.id}" name="${field.id}" value="${utcMinute(field.value)}" placeholder="YYYY-MM-DD HH:MM" autocomplete="off" spellcheck="false"${field.required ? html` required` : html``}${field.describedBy}><span class="zone" aria-hidden="true">UTC</span></div>`;
+}
+
+/** The From/Until pair of a filter form, read as UTC; both described by the form's `time-hint`. */
+export function timeRangeFields(input: { from: string; to: string }, problems: FieldProblem[]): Html {
+  return html`<div><label for="from">From (UTC)</label>
+${utcTimeInput({ id: 'from', value: input.from, describedBy: describedBy(problems, 'from', 'time-hint') })}
+${fieldError(problems, 'from')}</div>
+<div><label for="to">Until (UTC, not included)</label>
+${utcTimeInput({ id: 'to', value: input.to, describedBy: describedBy(problems, 'to', 'time-hint') })}
+${fieldError(problems, 'to')}</div>`;
+}

@@ -1,8 +1,8 @@
 import { v5 as uuidv5 } from 'uuid';
 import { newId } from '@app/database';
-import { UUID_PATTERN } from '@app/domain';
 import type { AccountId } from '@app/vocabulary';
-import { html, type Html } from '../../pages/html';
+import { html, type Html } from '../../common/html';
+import { UUID_PATTERN } from '@app/vocabulary';
 
 /**
  * One id per rendered creation form, sent back as a hidden field: the new record's id is derived

@@ -1,13 +1,13 @@
 import type { Response } from 'express';
-import { html, Html } from '../../pages/html';
+import { html, Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
-import { mayManageCredentials, mayManageWebhooks } from '../panel-roles';
+import { mayManageCredentials, mayManageWebhooks, mayReadAuditLog } from '../panel-roles';
 import { CSRF_FIELD } from '../session/csrf';
 import type { PanelContext } from '../session/panel-context';
 import { COPY_SCRIPT, COPY_SCRIPT_HASH } from './copy-script';
 import { NOTICES, type NoticeCode } from './notices';
 
-export type NavItem = 'home' | 'credentials' | 'webhooks' | 'events';
+export type NavItem = 'home' | 'credentials' | 'webhooks' | 'events' | 'audit';
 
 export interface PanelView {
   title: string;
@@ -26,10 +26,16 @@ const BASE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-act
 /** The hidden CSRF field of a session's forms. */
 export const csrfField = (context: PanelContext): Html => html`<input type="hidden" name="${CSRF_FIELD}" value="${context.csrfToken}">`;
 
-/** A button that POSTs (with the CSRF token) to `action`; extra hidden fields optional. */
-export function postButton(context: PanelContext, action: string, label: string, options: { className?: string; fields?: Record<string, string>; describedBy?: string } = {}): Html {
+/** A button that POSTs (with the CSRF token) to `action`; extra hidden fields and a reason field optional. */
+export function postButton(
+  context: PanelContext,
+  action: string,
+  label: string,
+  options: { className?: string; fields?: Record<string, string>; describedBy?: string; reason?: Html } = {},
+): Html {
   const fields = Object.entries(options.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
-  return html`<form method="post" action="${action}" class="inline">${csrfField(context)}${fields}<button type="submit"${options.className ? html` class="${options.className}"` : html``}${options.describedBy ? html` aria-describedby="${options.describedBy}"` : html``}>${label}</button></form>`;
+  // With a reason field (form-parts.ts reasonField) the form is a block, not an inline button.
+  return html`<form method="post" action="${action}" class="${options.reason ? 'with-reason' : 'inline'}">${csrfField(context)}${fields}${options.reason ?? html``}<button type="submit"${options.className ? html` class="${options.className}"` : html``}${options.describedBy ? html` aria-describedby="${options.describedBy}"` : html``}>${label}</button></form>`;
 }
 
 function navigation(context: PanelContext, current: NavItem | undefined): Html {
@@ -38,6 +44,7 @@ function navigation(context: PanelContext, current: NavItem | undefined): Html {
   // Every role reads Settings · Webhooks; administrators and managers manage it.
   items.push(['webhooks', 'Settings · Webhooks', panelPath('webhooks')]);
   items.push(['events', 'Webhook event log', panelPath('webhook-events')]);
+  if (mayReadAuditLog(context.user.role)) items.push(['audit', 'Audit log', panelPath('audit-log')]);
   return html`<nav class="site-nav" aria-label="Main"><ul>${items.map(
     ([key, label, href]) => html`<li><a href="${href}"${key === current ? html` aria-current="page"` : html``}>${label}</a></li>`,
   )}</ul></nav>`;

@@ -48,6 +48,8 @@ button.link { background: none; border: none; color: inherit; text-decoration: u
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin-top: 1.25rem; }
 .actions form { margin: 0; }
 .inline { display: inline; margin: 0; }
+.with-reason { margin: 0 0 .5rem; }
+.with-reason .reason { max-width: 40rem; }
 dl.summary { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .4rem 1rem; margin: 0; }
 dl.summary dt { font-weight: 600; }
 dl.summary dd { margin: 0; overflow-wrap: anywhere; }
@@ -76,6 +78,12 @@ td ul { margin: 0; padding-left: 1rem; }
 .success-rate.ok { color: #166534; }
 .success-rate.bad { color: #b42318; }
 .success-rate.muted { color: #4b5563; font-weight: 400; font-style: italic; }
+.time-row { display: flex; align-items: center; gap: .5rem; max-width: 22rem; }
+.time-row input { flex: 1 1 auto; }
+.time-row .zone { font-weight: 600; margin-top: .25rem; }
+.presets ul { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; padding: 0; margin: .75rem 0 0; }
+.presets a[aria-current="true"] { font-weight: 700; }
+.preview { border-left: 4px solid #1d4ed8; background: #eff6ff; padding: .5rem 1rem; margin: 1rem 0 0; }
 .filter-fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0 1rem; }
 select, input[type="datetime-local"] { display: block; width: 100%; font: inherit; padding: .45rem; margin-top: .25rem; border: 1px solid #6b7280; border-radius: 4px; background: #fff; }
 .pager ul { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; padding: 0; margin: 1rem 0; }

@@ -1,4 +1,4 @@
-import { html } from '../../pages/html';
+import { html } from '../../common/html';
 import { SIGN_IN_PATH } from '../panel-paths';
 import { CSRF_FIELD } from '../session/csrf';
 import { EMAIL_MAX_LENGTH, PASSWORD_INPUT_MAX_LENGTH } from '../sign-in/sign-in.service';

@@ -1,10 +1,11 @@
 import { EVENT_LOG_TYPES, type EventAttemptView, type EventEndpointView, type EventLogEntry, type EventOutcome, EVENT_OUTCOMES, type WebhookEventView } from '@app/webhooks';
-import { html, type Html } from '../../pages/html';
+import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import { mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import type { EventLogFilterInput } from '../webhooks/event-log-filters';
-import { describedBy, fieldError, type FieldProblem, problemSummary } from './form-parts';
+import { describedBy, fieldError, type FieldProblem, problemSummary, timeRangeFields } from './form-parts';
+import { attemptOrigin, attemptResultHtml } from './attempt-labels';
 import { type PanelView, postButton, timeHtml } from './layout';
 
 export const EVENT_LOG = panelPath('webhook-events');
@@ -39,6 +40,8 @@ export interface EventLogModel {
   /** …going towards newer events (the Newer link) rather than older ones. */
   searchedNewer: boolean;
   retentionDays: number;
+  /** The company's endpoints, for the endpoint filter. */
+  endpoints: ReadonlyArray<{ id: string; url: string }>;
   status?: number;
 }
 
@@ -52,15 +55,13 @@ ${fieldError(problems, 'type')}</div>
 <div><label for="outcome">Delivery outcome</label>
 <select id="outcome" name="outcome"${describedBy(problems, 'outcome', 'outcome-hint')}>${option('', 'Any outcome', input.outcome)}${EVENT_OUTCOMES.map((o) => option(o, OUTCOMES[o].label, input.outcome))}</select>
 ${fieldError(problems, 'outcome')}</div>
-<div><label for="from">From (UTC)</label>
-<input type="datetime-local" id="from" name="from" value="${input.from}"${describedBy(problems, 'from', 'time-hint')}>
-${fieldError(problems, 'from')}</div>
-<div><label for="to">Until (UTC, not included)</label>
-<input type="datetime-local" id="to" name="to" value="${input.to}"${describedBy(problems, 'to', 'time-hint')}>
-${fieldError(problems, 'to')}</div>
+<div><label for="endpoint">Endpoint</label>
+<select id="endpoint" name="endpoint"${describedBy(problems, 'endpoint')}>${option('', 'Any endpoint', input.endpoint)}${model.endpoints.map((e) => option(e.id, e.url, input.endpoint.toLowerCase()))}</select>
+${fieldError(problems, 'endpoint')}</div>
+${timeRangeFields(input, problems)}
 </div>
-<p class="hint" id="time-hint">Times are UTC, when the event was first queued for delivery.</p>
-<p class="hint" id="outcome-hint">${EVENT_OUTCOMES.map((o, i) => html`${i > 0 ? '; ' : ''}<strong>${OUTCOMES[o].label}</strong>: ${OUTCOMES[o].help}`)}. An event sent to several endpoints shows the worst of them.</p>
+<p class="hint" id="time-hint">Year-month-day hour:minute in UTC, not your local time. An event is listed at its own time: when it was first queued, or, for one a recovery sent after an outage, when it happened.</p>
+<p class="hint" id="outcome-hint">${EVENT_OUTCOMES.map((o, i) => html`${i > 0 ? '; ' : ''}<strong>${OUTCOMES[o].label}</strong>: ${OUTCOMES[o].help}`)}. An event sent to several endpoints shows the worst of them; with an endpoint chosen, its outcome there.</p>
 <div class="actions"><button type="submit">Apply filters</button><a href="${EVENT_LOG}">Clear filters</a></div>
 </form>`;
 }
@@ -132,12 +133,11 @@ function prettyPayload(payload: string): string {
 
 function attemptsTable(endpoint: EventEndpointView, attempts: EventAttemptView[]): Html {
   if (attempts.length === 0) return html`<p class="empty">No delivery attempts recorded for this endpoint.</p>`;
-  const label = { succeeded: 'Succeeded', retry: 'Failed, will retry', failed: 'Failed' };
   const rows = attempts.map(
     (a) => html`<tr>
 <td data-label="Time">${timeHtml(a.attempted_at)}</td>
-<td data-label="Attempt">${String(a.attempt_number)}</td>
-<td data-label="Result"><span class="status ${a.outcome === 'succeeded' ? 'ok' : 'bad'}">${label[a.outcome]}</span></td>
+<td data-label="Origin">${attemptOrigin(a)}</td>
+<td data-label="Result">${attemptResultHtml(a)}</td>
 <td data-label="Status code">${a.status_code === null ? html`<span class="empty">none</span>` : String(a.status_code)}</td>
 <td data-label="Error">${a.error ?? ''}</td>
 <td data-label="Duration">${String(a.duration_ms)} ms</td>
@@ -145,7 +145,7 @@ function attemptsTable(endpoint: EventEndpointView, attempts: EventAttemptView[]
 </tr>`,
   );
   return html`<div class="table-wrap"><table class="responsive"><caption>Attempts to <code>${endpoint.url}</code>, oldest first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th><th scope="col">Delivery ID</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">Origin</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th><th scope="col">Delivery ID</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 

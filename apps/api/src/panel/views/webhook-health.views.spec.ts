@@ -35,6 +35,18 @@ describe('delivery health views', () => {
     expect(svg).not.toMatch(/<script|href=|url\(|style=/);
   });
 
+  it('draws a lone hour\'s latency as a short line across its bar, not a dot, and labels the current hour', () => {
+    const svg = healthChartSvg(healthSeries([ROWS[0]], NOW, 24), { id: 'l', title: 'Lone' }).value;
+    expect(svg).not.toContain('<circle');
+    const lines = [...svg.matchAll(/<polyline points="([\d.]+),([\d.]+) ([\d.]+),([\d.]+)"/g)];
+    expect(lines).toHaveLength(2);
+    for (const [, x1, y1, x2, y2] of lines) {
+      expect(Number(x2) - Number(x1)).toBeGreaterThan(10);
+      expect(y1).toBe(y2);
+    }
+    expect(svg).toMatch(/<text class="current-hour" [^>]*>now<\/text>/);
+  });
+
   it('labels a week by day and says when there were no attempts', () => {
     const svg = healthChartSvg(healthSeries([], NOW, 168), { id: 'w', title: 'Week' }).value;
     expect(hoursOf(svg)).toHaveLength(168);

@@ -1,5 +1,5 @@
 import type { EndpointHealth, HealthHour, HealthSeries, HealthTotals, WebhookEndpointView } from '@app/webhooks';
-import { html, type Html } from '../../pages/html';
+import { html, type Html } from '../../common/html';
 import { timeHtml } from './layout';
 
 /**
@@ -98,6 +98,10 @@ export function healthChartSvg(series: HealthSeries, options: { id: string; titl
   const segmentHeight = (n: number): number => (n === 0 ? 0 : Math.max(MIN_SEGMENT, (n / attemptsMax) * BARS_HEIGHT));
   const latencyY = (ms: number): number => LATENCY_TOP + LATENCY_HEIGHT - (ms / latencyMax) * LATENCY_HEIGHT;
   const centre = (i: number): number => LEFT + i * slot + slot / 2;
+  const lone = ([x, y]: [number, number]): Array<[number, number]> => [
+    [x - Math.max(slot * 0.4, 6), y],
+    [x + Math.max(slot * 0.4, 6), y],
+  ];
 
   const bars = hours.map((h, i) => {
     const x = fixed(LEFT + i * slot + (slot - barWidth) / 2);
@@ -111,7 +115,7 @@ export function healthChartSvg(series: HealthSeries, options: { id: string; titl
   });
 
   const line = (pick: (h: HealthHour) => number | null, colour: string, name: string, dashed: boolean): Html => {
-    // Hours without attempts break the line; a lone hour shows as a dot.
+    // Hours without attempts break the line; a lone hour is a short line across its bar (a dot is lost at a chart's edge).
     const runs: Array<Array<[number, number]>> = [[]];
     hours.forEach((h, i) => {
       const ms = pick(h);
@@ -121,9 +125,7 @@ export function healthChartSvg(series: HealthSeries, options: { id: string; titl
     return html`<g class="latency ${name}">${runs
       .filter((run) => run.length > 0)
       .map((run) =>
-        run.length === 1
-          ? html`<circle cx="${fixed(run[0][0])}" cy="${fixed(run[0][1])}" r="2.5" fill="${colour}"/>`
-          : html`<polyline points="${run.map(([x, y]) => `${fixed(x)},${fixed(y)}`).join(' ')}" fill="none" stroke="${colour}" stroke-width="2"${dashed ? html` stroke-dasharray="4 2"` : html``}/>`,
+        html`<polyline points="${(run.length === 1 ? lone(run[0]) : run).map(([x, y]) => `${fixed(x)},${fixed(y)}`).join(' ')}" fill="none" stroke="${colour}" stroke-width="${run.length === 1 ? 3 : 2}"${dashed ? html` stroke-dasharray="4 2"` : html``}/>`,
       )}</g>`;
   };
 
@@ -152,6 +154,7 @@ ${legend(16)}
 <text x="${LEFT - 6}" y="${LATENCY_TOP + LATENCY_HEIGHT}" text-anchor="end">0</text>
 <text x="14" y="${LATENCY_TOP + LATENCY_HEIGHT / 2}" text-anchor="middle" transform="rotate(-90 14 ${LATENCY_TOP + LATENCY_HEIGHT / 2})">latency</text>
 ${xLabels}
+<text class="current-hour" x="${fixed(Math.min(centre(hours.length - 1) + 12, WIDTH - RIGHT))}" y="${BARS_TOP - 6}" text-anchor="end" font-weight="600">now</text>
 </g>
 <g class="bars">${bars}</g>
 ${line((h) => h.p50_ms, COLOURS.p50, 'p50', false)}
@@ -195,13 +198,13 @@ function stateHtml(endpoint: WebhookEndpointView): Html {
   } · ${failures}.</p>`;
 }
 
-/** The "Delivery health" section of an endpoint's page. */
+/** The "Delivery health" section of an endpoint's page: the state and the last 24 hours first (the top of a phone's screen). */
 export function endpointHealthSection(endpoint: WebhookEndpointView, health: EndpointHealth): Html {
   return html`<section class="health" id="health" aria-labelledby="health-heading">
 <h2 id="health-heading">Delivery health</h2>
 ${stateHtml(endpoint)}
-<p class="hint">Every delivery attempt counts, retries included; an attempt fails when the receiver does not answer with a 2xx status in time. Latency is the time from the start of an attempt to the receiver's answer (or the error), shown as the upper bound of its bucket (10, 25, 50, 100, 250, 500 ms, 1, 2.5, 5, 10 s). Hours are UTC; the last one is the current hour so far. As of ${timeHtml(health.as_of)}.</p>
 ${period(health.last_24_hours, 'health-24h', 'Last 24 hours')}
+<p class="hint">Every delivery attempt counts, retries included; an attempt fails when the receiver does not answer with a 2xx status in time. Latency is the time from the start of an attempt to the receiver's answer (or the error), shown as the upper bound of its bucket (10, 25, 50, 100, 250, 500 ms, 1, 2.5, 5, 10 s). Hours are UTC; the last one is the current hour so far. As of ${timeHtml(health.as_of)}.</p>
 ${period(health.last_7_days, 'health-7d', 'Last 7 days')}
 </section>`;
 }

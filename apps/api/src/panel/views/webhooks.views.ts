@@ -9,14 +9,15 @@ import {
   type WebhookAttemptView,
   type WebhookEndpointView,
 } from '@app/webhooks';
-import { html, type Html } from '../../pages/html';
+import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import { mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
-import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, secretField } from './form-parts';
+import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, reasonField, secretField } from './form-parts';
 import { csrfField, type PanelView, postButton, timeHtml } from './layout';
 import { submissionField } from './form-submission';
 import { successRateHtml } from './webhook-health.views';
+import { attemptOrigin, attemptResultHtml } from './attempt-labels';
 import { type RecoveryFormModel, recoverySection } from './webhook-recovery.views';
 
 export const DESCRIPTION_MAX_LENGTH = 500;
@@ -114,6 +115,7 @@ ${checkboxGroup({ name: 'events', legend: 'Events to receive', values: EVENT_TYP
 <input type="text" id="description" name="description" value="${model.description}" maxlength="${DESCRIPTION_MAX_LENGTH}"${describedBy(model.problems, 'description')}>
 ${fieldError(model.problems, 'description')}
 ${signatureFormatFieldset(model.signatureFormat, model.problems)}
+${reasonField()}
 <div class="actions"><button type="submit">Add endpoint</button><a href="${WEBHOOKS}">Cancel</a></div>
 </form>`,
   };
@@ -154,7 +156,7 @@ export function rotateConfirmView(context: PanelContext, endpoint: WebhookEndpoi
 <div class="warning" id="rotate-effect"><p>A new secret is generated and is <strong>effective immediately</strong>: every attempt from now on, retries of earlier events included, is signed with it, and the old secret stops being used for <code>X-Service-Signature</code>.</p>
 <p>A delivery signed with the old secret shortly before can still arrive and fail verification: during the transition let your receiver accept both the old and the new secret, then remove the old one.</p>
 <p>With the Standard Webhooks format, <code>webhook-signature</code> carries a signature with each secret for ${SECRET_ROTATION_WINDOW_HOURS} hours, so a receiver holding either one keeps verifying.</p></div>
-<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'rotate-secret'), 'Rotate secret now', { className: 'danger', describedBy: 'rotate-effect' })}<a href="${panelPath('webhooks', endpoint.id)}">Cancel</a></div>`,
+<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'rotate-secret'), 'Rotate secret now', { className: 'danger', describedBy: 'rotate-effect', reason: reasonField() })}<a href="${panelPath('webhooks', endpoint.id)}">Cancel</a></div>`,
   };
 }
 
@@ -176,13 +178,34 @@ ${secretField('signing-secret', 'New signing secret', secret)}
   };
 }
 
-function attemptResult(attempt: WebhookAttemptView): Html {
-  const label = { succeeded: 'Succeeded', retry: 'Failed, will retry', failed: 'Failed' }[attempt.outcome];
-  return html`<span class="status ${attempt.outcome === 'succeeded' ? 'ok' : 'bad'}">${label}</span>`;
+
+/** Attempts shown on one page of an endpoint's page (the attempt log keeps 100): a phone scrolls through 20 cards, not 100. */
+export const ATTEMPTS_PER_PAGE = 20;
+/** The endpoint page's query parameter naming the page of attempts (1 = the newest). */
+export const ATTEMPTS_PAGE_PARAM = 'attempts_page';
+
+/** The page of attempts asked for: a whole number from 1 to the last page; anything else is the first. */
+export function attemptsPage(value: unknown, attempts: number): number {
+  const last = Math.max(1, Math.ceil(attempts / ATTEMPTS_PER_PAGE));
+  const page = typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : 1;
+  return Math.min(Math.max(page, 1), last);
 }
 
-function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, attempts: WebhookAttemptView[]): Html {
-  if (attempts.length === 0) return html`<p class="empty">No delivery attempts yet.</p>`;
+function attemptsPager(endpoint: WebhookEndpointView, total: number, page: number): Html {
+  const last = Math.ceil(total / ATTEMPTS_PER_PAGE);
+  if (last <= 1) return html``;
+  const to = (n: number): string => `${panelPath('webhooks', endpoint.id)}?${ATTEMPTS_PAGE_PARAM}=${n}#attempts`;
+  return html`<nav class="pager" aria-label="Pages of delivery attempts"><ul>
+${page > 1 ? html`<li><a href="${to(page - 1)}" rel="prev">← Newer attempts</a></li>` : html``}
+<li>Page ${page} of ${last}</li>
+${page < last ? html`<li><a href="${to(page + 1)}" rel="next">Older attempts →</a></li>` : html``}
+</ul></nav>`;
+}
+
+function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, all: WebhookAttemptView[], page: number): Html {
+  if (all.length === 0) return html`<p class="empty">No delivery attempts yet.</p>`;
+  const first = (page - 1) * ATTEMPTS_PER_PAGE;
+  const attempts = all.slice(first, first + ATTEMPTS_PER_PAGE);
   const enabled = endpoint.status === 'enabled';
   // Readers get no Action column: there is nothing in it for them.
   const manage = mayManageWebhooks(context.user.role);
@@ -192,17 +215,18 @@ function attemptsTable(context: PanelContext, endpoint: WebhookEndpointView, att
 <td data-label="Event type" class="nowrap"><code>${a.event_type}</code></td>
 <td data-label="Event ID"><code>${a.event_id}</code></td>
 <td data-label="Delivery ID"><code>${a.delivery_id}</code></td>
-<td data-label="Attempt">${a.attempt_number}</td>
-<td data-label="Result">${attemptResult(a)}</td>
+<td data-label="Origin">${attemptOrigin(a)}</td>
+<td data-label="Result">${attemptResultHtml(a)}</td>
 <td data-label="Status code">${a.status_code === null ? html`<span class="empty">none</span>` : String(a.status_code)}</td>
 <td data-label="Error">${a.error ?? ''}</td>
 <td data-label="Duration">${a.duration_ms} ms</td>
 ${manage ? html`<td data-label="Action">${enabled ? postButton(context, panelPath('webhooks', endpoint.id, 'resend'), 'Resend', { className: 'secondary', fields: { event_id: a.event_id } }) : html``}</td>` : html``}
 </tr>`,
   );
-  return html`<div class="table-wrap"><table class="responsive" id="attempts"><caption>Last ${attempts.length} delivery attempts, newest first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Delivery ID</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th>${manage ? html`<th scope="col">Action</th>` : html``}</tr></thead>
-<tbody>${rows}</tbody></table></div>`;
+  return html`<div class="table-wrap"><table class="responsive" id="attempts" data-page="${page}"><caption>Delivery attempts ${first + 1}–${first + attempts.length} of the last ${all.length}, newest first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Delivery ID</th><th scope="col">Origin</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Error</th><th scope="col">Duration</th>${manage ? html`<th scope="col">Action</th>` : html``}</tr></thead>
+<tbody>${rows}</tbody></table></div>
+${attemptsPager(endpoint, all.length, page)}`;
 }
 
 /** The endpoint page's actions: test event, recovery and secret rotation (administrators and managers only). */
@@ -225,6 +249,7 @@ function signatureFormatSection(context: PanelContext, endpoint: WebhookEndpoint
 ${csrfField(context)}
 ${signatureFormatFieldset(endpoint.signature_format, [])}
 <p class="hint">The signing secret stays the same. A secret issued before Standard Webhooks was offered (it contains <code>-</code> or <code>_</code>) is read by Standard Webhooks libraries only after one rotation.</p>
+${reasonField('signature-format-reason')}
 <div class="actions"><button type="submit" class="secondary">Save signature format</button></div>
 </form>`;
 }
@@ -235,6 +260,7 @@ export function endpointDetailView(
   attempts: WebhookAttemptView[],
   health: Html = html``,
   recovery?: RecoveryFormModel,
+  page = 1,
 ): PanelView {
   const enabled = endpoint.status === 'enabled';
   const manage = mayManageWebhooks(context.user.role);
@@ -245,11 +271,12 @@ export function endpointDetailView(
     body: html`${breadcrumb}
 <h1>Endpoint <code>${endpoint.url}</code></h1>
 ${manage ? html`` : READ_ONLY_NOTE}
+${health}
 ${enabled
   ? html``
   : manage
     ? html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events. Fix the receiver, then re-enable it; you are then offered to send again, in one step, the events it missed.</p>
-<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'enable'), 'Re-enable endpoint')}</div></div>`
+<div class="actions">${postButton(context, panelPath('webhooks', endpoint.id, 'enable'), 'Re-enable endpoint', { reason: reasonField('enable-reason') })}</div></div>`
     : html`<div class="warning"><p><strong>This endpoint is disabled</strong> and receives no events until a company administrator or manager turns it back on.</p></div>`}
 <div class="card"><dl class="summary">
 <dt>Status</dt><dd>${statusHtml(endpoint)}</dd>
@@ -260,10 +287,9 @@ ${enabled
 <dt>Signature format</dt><dd>${formatName(endpoint.signature_format)}${endpoint.signature_format === 'standard-webhooks' && endpoint.previous_secret_expires_at ? html` (the previous secret also signs until ${timeHtml(endpoint.previous_secret_expires_at)})` : html``}</dd>
 <dt>Created</dt><dd>${timeHtml(endpoint.created_at)}</dd>
 </dl></div>
-${health}
 ${manage ? managementSections(context, endpoint, recovery) : html``}
 <h2>Delivery attempts</h2>
 <p>The last ${ATTEMPTS_KEPT_PER_ENDPOINT} attempts with the response status code, error and duration. <a href="${here}">Reload</a> to see new ones.</p>
-${attemptsTable(context, endpoint, attempts)}`,
+${attemptsTable(context, endpoint, attempts, page)}`,
   };
 }

@@ -7,6 +7,7 @@ export interface EventLogFilterInput {
   outcome: string;
   from: string;
   to: string;
+  endpoint: string;
 }
 
 export interface ParsedEventLogFilter {
@@ -15,7 +16,7 @@ export interface ParsedEventLogFilter {
   problems: FieldProblem[];
 }
 
-/** `datetime-local` (no zone: the panel shows UTC, so it is read as UTC) or ISO 8601 with a zone. */
+/** A time without a zone (the panel shows UTC, so it is read as UTC) or ISO 8601 with a zone; a space may stand for the `T`. */
 const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
 const ZONED_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -23,7 +24,9 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /** A point in time typed into the form, or null when it is not one (2026-02-30 is not). */
-export function parseFilterTime(value: string): Date | null {
+export function parseFilterTime(typed: string): Date | null {
+  // "2026-11-26 08:00" and "… UTC" are how the panel writes times.
+  const value = typed.replace(/^(\d{4}-\d{2}-\d{2}) (?=\d{2}:)/, '$1T').replace(/^([^ +Zz]+) UTC$/i, '$1');
   const match = LOCAL_TIME.exec(value) ?? ZONED_TIME.exec(value) ?? DATE_ONLY.exec(value);
   if (!match) return null;
   const [, year, month, day, hour = '00', minute = '00', second = '00'] = match;
@@ -40,16 +43,16 @@ export function parseFilterTime(value: string): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
-const TIME_HINT = 'Enter a date and time like 2026-11-26T08:00 (UTC).';
+const TIME_HINT = 'Enter a date and time in UTC like 2026-11-26 08:00.';
 
 /**
- * The event log's filters from the query string. Empty fields mean "any"; anything else that is
+ * The event log's filters from the query string; `endpointIds` are the company's endpoints. Empty fields mean "any"; anything else that is
  * not a known value is a problem named by its field (a 400 page with the form, never a 500).
  */
-export function parseEventLogFilter(query: Record<string, unknown>): ParsedEventLogFilter {
-  const input: EventLogFilterInput = { type: text(query.type), outcome: text(query.outcome), from: text(query.from), to: text(query.to) };
+export function parseEventLogFilter(query: Record<string, unknown>, endpointIds: readonly string[]): ParsedEventLogFilter {
+  const input: EventLogFilterInput = { type: text(query.type), outcome: text(query.outcome), from: text(query.from), to: text(query.to), endpoint: text(query.endpoint) };
   const problems: FieldProblem[] = [];
-  for (const field of ['type', 'outcome', 'from', 'to'] as const) {
+  for (const field of ['type', 'outcome', 'from', 'to', 'endpoint'] as const) {
     if (query[field] !== undefined && typeof query[field] !== 'string') problems.push({ field, message: 'Give this filter once.' });
   }
   const type = input.type === '' ? null : input.type;
@@ -61,11 +64,15 @@ export function parseEventLogFilter(query: Record<string, unknown>): ParsedEvent
   const to = input.to === '' ? null : parseFilterTime(input.to);
   if (input.to !== '' && to === null) problems.push({ field: 'to', message: `The end is not a date and time. ${TIME_HINT}` });
   if (from && to && from.getTime() >= to.getTime()) problems.push({ field: 'to', message: 'The end must be later than the start.' });
+  // One of the company's endpoints (the select lists them); an id of another company's is not.
+  const endpoint = input.endpoint === '' ? null : (endpointIds.find((id) => id === input.endpoint.toLowerCase()) ?? null);
+  if (input.endpoint !== '' && endpoint === null) problems.push({ field: 'endpoint', message: 'Choose an endpoint from the list.' });
   const filter: EventLogFilter = {
     type: problems.some((p) => p.field === 'type') ? null : type,
     outcome: outcome !== null && isEventOutcome(outcome) ? outcome : null,
     from,
     to,
+    endpoint,
   };
   return { input, filter, problems: dedupe(problems) };
 }

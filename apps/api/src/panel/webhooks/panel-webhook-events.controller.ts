@@ -44,8 +44,10 @@ export class PanelWebhookEventsController {
 
   @Get()
   async list(@Panel() panel: PanelContext, @Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
-    const { input, filter, problems } = parseEventLogFilter(query);
+    const endpoints = (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url }));
+    const { input, filter, problems } = parseEventLogFilter(query, endpoints.map((e) => e.id));
     const model: EventLogModel = {
+      endpoints,
       input,
       search: formText(query.event_id).trim(),
       problems,

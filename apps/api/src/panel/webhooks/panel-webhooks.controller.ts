@@ -10,6 +10,7 @@ import {
   WebhookInputError,
   WebhookNotFoundError,
   WebhookRecovery,
+  type WebhookRecoverySuggestion,
   WebhookStateError,
   parseRecoverySince,
 } from '@app/webhooks';
@@ -25,6 +26,8 @@ import { redirectTo, withNotice } from '../views/layout';
 import { noticeFrom, type NoticeCode } from '../views/notices';
 import { PanelPages } from '../views/panel-pages';
 import {
+  ATTEMPTS_PAGE_PARAM,
+  attemptsPage,
   endpointCreatedView,
   endpointDetailView,
   endpointFormView,
@@ -33,7 +36,14 @@ import {
   secretRotatedView,
 } from '../views/webhooks.views';
 import { endpointHealthSection } from '../views/webhook-health.views';
-import { RECOVERY_SINCE_FIELD, type RecoveryFormModel, recoveryFormView, recoveryQueuedView } from '../views/webhook-recovery.views';
+import {
+  RECOVERY_PREVIEW_ONLY_FIELD,
+  RECOVERY_PREVIEWED_FIELD,
+  RECOVERY_SINCE_FIELD,
+  type RecoveryFormModel,
+  recoveryFormView,
+  recoveryQueuedView,
+} from '../views/webhook-recovery.views';
 
 /** Field messages a person can act on; the service's own wording otherwise. */
 function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
@@ -113,7 +123,13 @@ export class PanelWebhooksController {
   }
 
   @Get(':endpoint_id')
-  async show(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Res() response: Response, @Query('notice') notice: unknown): Promise<void> {
+  async show(
+    @Panel() panel: PanelContext,
+    @Param('endpoint_id') endpointId: string,
+    @Res() response: Response,
+    @Query('notice') notice: unknown,
+    @Query(ATTEMPTS_PAGE_PARAM) page: unknown,
+  ): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
     const [attempts, health, recovery] = await Promise.all([
       this.endpoints.listAttempts(panel.account.id, endpointId),
@@ -121,7 +137,8 @@ export class PanelWebhooksController {
       // Readers get no recovery form: no need to work out its suggestion.
       mayManageWebhooks(panel.user.role) ? this.recoveryForm(panel, endpointId, null) : Promise.resolve(undefined),
     ]);
-    this.pages.send(response, panel, endpointDetailView(panel, endpoint, attempts, endpointHealthSection(endpoint, health), recovery), noticeFrom(notice));
+    const view = endpointDetailView(panel, endpoint, attempts, endpointHealthSection(endpoint, health), recovery, attemptsPage(page, attempts.length));
+    this.pages.send(response, panel, view, noticeFrom(notice));
   }
 
   @Post(':endpoint_id/test')
@@ -166,13 +183,18 @@ export class PanelWebhooksController {
     @Query(RECOVERY_SINCE_FIELD) since: unknown,
   ): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
-    this.pages.send(response, panel, recoveryFormView(panel, endpoint, await this.recoveryForm(panel, endpointId, since)), noticeFrom(notice));
+    // Right after re-enabling, `since` is the suggestion taken before (enabling clears the disable time).
+    const suggested = noticeFrom(notice) === 'endpoint_enabled' && typeof since === 'string' ? this.usableTime(since) : null;
+    const model = await this.recoveryForm(panel, endpointId, since, suggested ? { since: suggested.toISOString(), fromFailures: true } : undefined);
+    this.pages.send(response, panel, recoveryFormView(panel, endpoint, model), noticeFrom(notice));
   }
 
   /**
    * Queues every event the endpoint missed since the chosen time, once each (WebhookRecovery); at
-   * most WEBHOOK_RECOVERY_MAX_EVENTS a run. Managing roles only (others read the endpoint's page),
-   * and counted against the company's hand-sent webhook work (like test events, resends).
+   * most WEBHOOK_RECOVERY_MAX_EVENTS a run. The form says how many it will send for the time it
+   * shows: posted with another time (edited since), or with "Preview count", it shows the count for
+   * the new time instead of sending. Managing roles only (others read the endpoint's page), and
+   * counted against the company's hand-sent webhook work (like test events, resends).
    */
   @Post(':endpoint_id/recover')
   @PanelSession(...WEBHOOK_ROLES)
@@ -180,30 +202,55 @@ export class PanelWebhooksController {
   async recover(@Panel() panel: PanelContext, @Param('endpoint_id') endpointId: string, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
     const typed = formText(body[RECOVERY_SINCE_FIELD]);
+    const previewed = formText(body[RECOVERY_PREVIEWED_FIELD]);
     try {
-      const result = await this.recovery.recover(panel.account.id, endpointId, parseRecoverySince(typed));
-      this.pages.send(response, panel, recoveryQueuedView(panel, endpoint, result));
+      const since = parseRecoverySince(typed);
+      if (body[RECOVERY_PREVIEW_ONLY_FIELD] !== undefined || (previewed !== '' && Date.parse(previewed) !== since.getTime())) {
+        const preview = await this.recovery.preview(panel.account.id, endpointId, since);
+        return this.pages.send(response, panel, recoveryFormView(panel, endpoint, { ...(await this.recoveryForm(panel, endpointId, null)), since: preview.since, fromFailures: false, preview }));
+      }
+      const result = await this.recovery.recover(panel.account.id, endpointId, since);
+      const resume = result.more && result.resume_since ? await this.recoveryForm(panel, endpointId, result.resume_since) : null;
+      this.pages.send(response, panel, recoveryQueuedView(panel, endpoint, result, resume));
     } catch (error) {
       if (error instanceof WebhookStateError) return redirectTo(response, withNotice(panelPath('webhooks', endpointId), error.code));
       if (!(error instanceof WebhookInputError)) throw error;
       const detail = error.message.slice(error.field.length + 2);
       const message = typed.trim() === '' || detail.startsWith('expected') ? 'Enter the date and time (UTC) to recover from, such as 2026-11-26 06:00.' : `This time ${detail}.`;
-      const model = { ...(await this.recoveryForm(panel, endpointId, null)), since: typed, problems: [{ field: RECOVERY_SINCE_FIELD, message }] };
+      const model = { ...(await this.recoveryForm(panel, endpointId, null)), since: typed, preview: null, problems: [{ field: RECOVERY_SINCE_FIELD, message }] };
       this.pages.send(response, panel, recoveryFormView(panel, endpoint, model));
     }
   }
 
-  /** The recovery form's model: `since` if it is a usable time, else the suggestion (when the endpoint started failing). */
-  private async recoveryForm(panel: PanelContext, endpointId: string, since: unknown): Promise<RecoveryFormModel> {
-    const earliest = this.recovery.earliest().toISOString();
-    if (typeof since === 'string') {
-      try {
-        return { since: parseRecoverySince(since).toISOString(), fromFailures: true, earliest, problems: [] };
-      } catch {
-        // not a time: the suggestion instead
-      }
+  /**
+   * The recovery form's model: `since` if it is a usable time, else the suggestion (when the
+   * endpoint started failing), with the quick choices and the count it would send now.
+   */
+  private async recoveryForm(panel: PanelContext, endpointId: string, since: unknown, suggested?: WebhookRecoverySuggestion): Promise<RecoveryFormModel> {
+    const suggestion = suggested ?? (await this.recovery.suggestSince(panel.account.id, endpointId));
+    const chosen = typeof since === 'string' ? this.usableTime(since) : null;
+    const start = chosen ?? new Date(suggestion.since);
+    return {
+      since: start.toISOString(),
+      fromFailures: chosen ? chosen.getTime() === Date.parse(suggestion.since) && suggestion.fromFailures : suggestion.fromFailures,
+      earliest: this.recovery.earliest().toISOString(),
+      now: new Date().toISOString(),
+      presets: this.recovery.presets(suggestion),
+      preview: await this.recovery.preview(panel.account.id, endpointId, start).catch((error: unknown) => {
+        if (error instanceof WebhookInputError) return null; // a time the form then refuses, with its reason
+        throw error;
+      }),
+      problems: [],
+    };
+  }
+
+  /** A time a recovery would accept, else null. */
+  private usableTime(text: string): Date | null {
+    try {
+      return parseRecoverySince(text);
+    } catch {
+      return null;
     }
-    return { ...(await this.recovery.suggestSince(panel.account.id, endpointId)), earliest, problems: [] };
   }
 
   /** Opts the endpoint in to (or out of) the Standard Webhooks headers; the secret stays. */

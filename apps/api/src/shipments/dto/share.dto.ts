@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsISO8601, Matches, Max, Min } from 'class-validator';
 import { OptionalNotNull } from '../../common/validators';
 import { IsBoundedTimestamp } from '../../common/hostile-input';
-import { SHARE_LIMITS, ZONED_TIMESTAMP_PATTERN } from '@app/domain';
+import { SHARE_LIMITS } from '@app/domain';
+import { ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
 
 /** PUT: the link's lifetime (exactly one of `expires_at`, `expires_in_hours`) and its view limit. */
 export class PutShareDto {

@@ -1,10 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
-import { SHIPMENT_LEG_MODES, ZONED_TIMESTAMP_PATTERN, type ShipmentLegMode } from '@app/domain';
+import { SHIPMENT_LEG_MODES, type ShipmentLegMode } from '@app/domain';
 import { IsBoundedTimestamp } from '../../common/hostile-input';
 import { OptionalUuid } from '../../common/catalogue/field-decorators';
 import { OptionalImo, OptionalMmsi } from '../../common/catalogue/transport-identifiers';
+import { ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
 
 /** An optional, nullable ISO 8601 timestamp with a zone (validation and documentation together). */
 export const OptionalTimestamp = (description: string): PropertyDecorator =>

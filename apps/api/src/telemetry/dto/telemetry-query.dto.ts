@@ -2,8 +2,9 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
 import { IsBoundedTimestamp } from '../../common/hostile-input';
-import { BUCKET_NAMES, ZONED_TIMESTAMP_PATTERN, type BucketName } from '@app/domain';
+import { BUCKET_NAMES, type BucketName } from '@app/domain';
 import { PageQueryDto } from '../../common/paging';
+import { ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
 
 export const TELEMETRY_DEFAULT_PAGE_SIZE = 100;
 export const TELEMETRY_MAX_PAGE_SIZE = 1000;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ROLE_VALUES, type Role, type RoleDefinition } from '@app/domain';
+import { ROLE_VALUES, type Role, type RoleDefinition } from '@app/vocabulary';
 
 export class RoleDto {
   @ApiProperty({ enum: ROLE_VALUES, description: 'The value users carry in `role`.' }) role: Role;

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { ROLE_VALUES, type Role } from '@app/domain';
 import { E164_PATTERN } from '../../common/catalogue/field-decorators';
 import { OptionalNotNull } from '../../common/validators';
+import { ROLE_VALUES, type Role } from '@app/vocabulary';
 
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 

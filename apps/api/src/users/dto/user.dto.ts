@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ROLE_VALUES, type Role } from '@app/domain';
 import type { User } from '@app/database';
+import { ROLE_VALUES, type Role } from '@app/vocabulary';
 
 /** A customer user. Never carries the password hash or the platform flags. */
 export class UserDto {

@@ -1,0 +1,20 @@
+/** Front door of the shipments family: shipments (lifecycle, devices, route geofences, tracking, share links). Services and types only; its repositories stay inside the folder. */
+export * from './ingest-wiring';
+export * from './report-queue';
+export * from './shipment-legs';
+export * from './shipment-record';
+export * from './shipment-status';
+export * from './shipment-completion';
+export * from './shipment-geofences';
+export * from './share-link';
+export * from './tracked-points';
+export * from './shipment-limits';
+export * from './shipment-errors';
+export * from './share-token';
+export * from './shipment-references';
+export { type CreateShipmentInput, type ReplaceShipmentInput, type ShipmentLegInput } from './shipment-fields';
+export * from './shipments.service';
+export * from './share.service';
+export * from './tracking.service';
+export * from './shared-shipment.service';
+export { detachDeviceLifecycle } from './shipment-devices';

@@ -1,0 +1,112 @@
+import type { DataSource } from 'typeorm';
+import type { Db } from '@app/database/sql';
+import type { DomainEventMessage } from '@app/events';
+import { toAccountId } from '@app/vocabulary';
+import {
+  cancelPendingDeliveries,
+  claimDueDeliveries,
+  countEndpointFailure,
+  deliveryBacklog,
+  disableFailingEndpoint,
+  fanOutDeliveries,
+  insertAttempt,
+  recordDeliverySuccesses,
+  recordFailedAttempt,
+  releaseDeliveryClaims,
+  retireDispatcher,
+  trimAttemptLog,
+  type ClaimedDelivery,
+  type ClaimRequest,
+  type ClaimResult,
+  type WebhookAttemptFacts,
+  type WebhookDeliveryBacklog,
+} from './store/webhook-deliveries.repository';
+
+export type { ClaimedDelivery, ClaimRequest, ClaimResult, SlotGrants, WebhookAttemptFacts, WebhookDeliveryBacklog } from './store/webhook-deliveries.repository';
+export { NO_SLOT_GRANTS } from './store/webhook-deliveries.repository';
+
+/** A failed attempt's next state: closed (`failed`), or pending again at `nextAttemptAt`. */
+export interface FailedAttemptPlan {
+  outcome: string;
+  status: 'succeeded' | 'failed' | 'pending';
+  nextAttemptAt: Date | null;
+}
+
+/** When a run of failures disables the endpoint, and the reason it then shows. */
+export interface AutoDisable {
+  afterFailures: number;
+  reason: string;
+}
+
+export interface RecordedFailure {
+  /** False when the delivery was no longer this worker's (cancelled meanwhile). */
+  applied: boolean;
+  /** This attempt reached `afterFailures` consecutive failures: the endpoint is now disabled. */
+  disabledEndpoint: boolean;
+}
+
+/**
+ * The delivery queue as the dispatcher sees it: events fanned out into deliveries, deliveries
+ * claimed, released and their attempts recorded. The statements are the webhook-deliveries
+ * owner's; this is the one way an app reaches them.
+ */
+export class DeliveryQueue {
+  constructor(readonly db: DataSource) {}
+
+  /** One delivery per subscribed endpoint of each event; answers how many were queued. */
+  fanOut(events: DomainEventMessage[]): Promise<number> {
+    return fanOutDeliveries(this.db, events);
+  }
+
+  claimDue(request: ClaimRequest): Promise<ClaimResult> {
+    return claimDueDeliveries(this.db, request);
+  }
+
+  /** Hands claimed deliveries back, due again after `delayMs`. */
+  release(deliveries: ClaimedDelivery[], delayMs: number): Promise<void> {
+    return releaseDeliveryClaims(this.db, deliveries, delayMs);
+  }
+
+  /** Drops a stopping dispatcher's row and slot grants. */
+  retire(workerId: string): Promise<void> {
+    return retireDispatcher(this.db, workerId);
+  }
+
+  /** Closes delivered deliveries and logs their attempts (one statement); answers the ids it applied. */
+  recordSuccesses(successes: Array<{ delivery: ClaimedDelivery; result: WebhookAttemptFacts }>): Promise<string[]> {
+    return recordDeliverySuccesses(this.db, successes);
+  }
+
+  /** Keeps the newest attempts of each endpoint's log; answers how many were deleted. */
+  trimAttemptLog(endpointIds: string[]): Promise<number> {
+    return trimAttemptLog(this.db, endpointIds);
+  }
+
+  backlog(): Promise<WebhookDeliveryBacklog> {
+    return deliveryBacklog(this.db);
+  }
+
+  /**
+   * Logs a failed attempt (retry or permanent) and applies its consequences atomically: the
+   * endpoint's consecutive failure count (reaching `disable.afterFailures` disables the endpoint
+   * and cancels its pending deliveries) and the delivery's new state. Failures are rare, so one
+   * transaction each. It locks the endpoint row before any delivery row, in the same order as
+   * disabling an endpoint does, so the two cannot deadlock.
+   */
+  recordFailure(delivery: ClaimedDelivery, result: WebhookAttemptFacts, plan: FailedAttemptPlan, disable: AutoDisable): Promise<RecordedFailure> {
+    return this.db.transaction(async (manager) => {
+      const endpoint = await countEndpointFailure(manager, delivery.endpoint_id);
+      const reachedLimit = Boolean(endpoint?.enabled) && (endpoint?.consecutive_failures ?? 0) >= disable.afterFailures;
+      const applied = await recordFailedAttempt(manager, delivery, result, plan);
+      const disabledEndpoint = reachedLimit ? await disableEndpoint(manager, delivery, disable.reason) : false;
+      await insertAttempt(manager, delivery, result, plan.outcome);
+      return { applied, disabledEndpoint };
+    });
+  }
+}
+
+async function disableEndpoint(manager: Db, delivery: ClaimedDelivery, reason: string): Promise<boolean> {
+  if (!(await disableFailingEndpoint(manager, delivery.endpoint_id, reason))) return false;
+  await cancelPendingDeliveries(manager, toAccountId(delivery.account_id), delivery.endpoint_id);
+  return true;
+}

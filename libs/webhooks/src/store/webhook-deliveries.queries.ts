@@ -1,0 +1,226 @@
+import { defineQueries } from '@app/database/sql';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../delivery-records';
+import { LATENCY_BUCKET_BOUNDS_MS } from '../health';
+
+/**
+ * The CTE that adds logged attempts to the hourly health rollup (issue 17), appended to the
+ * statement that logs them, so recording an attempt costs no extra statement or round trip.
+ * `source` is a CTE with account_id, endpoint_id, attempted_at, outcome and duration_ms (the
+ * attempt insert's RETURNING). Rows are aggregated per endpoint and hour first (ON CONFLICT may
+ * touch a row once per statement) and upserted in key order, so concurrent batches lock rollup
+ * rows in the same order. `after` names a CTE that must finish first (the success batch's
+ * endpoint locks: a failure locks its endpoint before its rollup row, so a batch must too).
+ */
+function hourlyStatsUpsert(source: string, after?: string): string {
+  const buckets = Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, k) => `count(*) FILTER (WHERE bucket = ${k})`).join(',\n                     ');
+  return `stats AS (
+        INSERT INTO webhook_endpoint_hourly_stats (endpoint_id, hour, account_id, succeeded, failed, latency_buckets, max_duration_ms)
+        SELECT endpoint_id, hour, account_id, count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome <> 'succeeded'),
+               ARRAY[${buckets}]::int[], max(duration_ms)
+          FROM (SELECT account_id, endpoint_id, date_trunc('hour', attempted_at, 'UTC') AS hour, outcome, duration_ms,
+                       width_bucket(duration_ms, ARRAY[${LATENCY_BUCKET_BOUNDS_MS.join(', ')}]) AS bucket
+                  FROM ${source}${after ? ` WHERE (SELECT count(*) FROM ${after}) >= 0` : ''}) a
+         GROUP BY endpoint_id, hour, account_id
+         ORDER BY endpoint_id, hour
+        ON CONFLICT (endpoint_id, hour) DO UPDATE
+           SET succeeded = webhook_endpoint_hourly_stats.succeeded + excluded.succeeded,
+               failed = webhook_endpoint_hourly_stats.failed + excluded.failed,
+               latency_buckets = ARRAY(SELECT old + new FROM unnest(webhook_endpoint_hourly_stats.latency_buckets, excluded.latency_buckets)
+                                         WITH ORDINALITY AS b(old, new, n) ORDER BY n),
+               max_duration_ms = greatest(webhook_endpoint_hourly_stats.max_duration_ms, excluded.max_duration_ms)
+      )`;
+}
+
+/** Deliveries: queued by hand or fanned out, claimed, and their outcomes logged (the dispatcher; webhook-deliveries.repository.ts). */
+export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
+  owner: 'webhook-deliveries',
+  group: 'webhooks',
+  tables: ['webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats', 'webhook_dispatchers', 'webhook_slot_grants'],
+  reads: ['webhook_endpoints'],
+  // The dispatcher's per-batch statements of a fixed shape: parsed and planned once per connection.
+  // Not the claim: its best plan depends on the busy lists and limits it is given.
+  prepared: ['subscribedEndpoints', 'fanOutDeliveries', 'recordSuccesses', 'trimAttemptLog'],
+  tenant: {
+    // Deliveries queued by hand (test, resend), and cancelled when their endpoint is disabled.
+    insertDelivery: `
+      INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now())`,
+    cancelPendingDeliveries: `
+      UPDATE webhook_deliveries
+         SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
+       WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending'`,
+  },
+  platform: {
+    notifyDeliveryWorkers: `SELECT pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '')`,
+
+    // The dispatcher: fan-out of published events over every account of a batch.
+    subscribedEndpoints: 'SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]) AND enabled',
+    fanOutDeliveries: `
+      WITH created AS (
+        INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+        SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event', ($4::bytea[])[d.event], 'pending', now()
+          FROM unnest($5::uuid[], $6::uuid[], $7::int[]) AS d(id, endpoint_id, event)
+        ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
+        RETURNING id
+      )
+      SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+    // Serialises the claims of every dispatcher replica (a few short statements each), so that a
+    // claim sees the slots another has just been granted (webhook_slot_grants).
+    lockClaims: `SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'))`,
+    // The claim's commit does not wait for its WAL flush: the lock above is released at commit, and
+    // with a durable commit every claim of the fleet queued behind the previous one's fsync. What a
+    // server crash can lose of it is a lease (the delivery is sent again: at least once, as a
+    // dispatcher crash) and grants (rebuilt by the next claims).
+    claimCommitsAsync: 'SET LOCAL synchronous_commit = off',
+    // A claim's first step: renews this process ($1) as a live dispatcher for the lease ($2 ms),
+    // forgets dispatchers whose lease ran out (with their grants), and returns what the other live
+    // ones are granted per endpoint and account. \`fresh\`: this process's row is new (first claim,
+    // or it was forgotten), so it holds no grant. At least one row (scope null: no grant).
+    renewDispatcher: `
+      WITH expired AS (
+        DELETE FROM webhook_dispatchers WHERE until <= now() AND worker_id <> $1 RETURNING worker_id
+      ), me AS (
+        INSERT INTO webhook_dispatchers (worker_id, until) VALUES ($1, now() + make_interval(secs => $2::double precision / 1000))
+        ON CONFLICT (worker_id) DO UPDATE SET until = excluded.until
+        RETURNING (xmax = 0) AS fresh
+      ), others AS (
+        SELECT scope, key, sum(slots)::int AS slots FROM webhook_slot_grants
+         WHERE worker_id <> $1 AND worker_id NOT IN (SELECT worker_id FROM expired)
+         GROUP BY scope, key
+      )
+      SELECT (SELECT fresh FROM me) AS fresh, o.scope, o.key, o.slots FROM (SELECT 1) one LEFT JOIN others o ON true`,
+    // A claim's last step: this process's grants that changed ($2–$4: scope, key, slots; 0 slots drops it).
+    writeSlotGrants: `
+      WITH dropped AS (
+        DELETE FROM webhook_slot_grants g
+         USING unnest($2::text[], $3::uuid[], $4::int[]) AS d(scope, key, slots)
+         WHERE d.slots = 0 AND g.worker_id = $1 AND g.scope = d.scope AND g.key = d.key
+      )
+      INSERT INTO webhook_slot_grants (worker_id, scope, key, slots)
+      SELECT $1, scope, key, slots FROM unnest($2::text[], $3::uuid[], $4::int[]) AS d(scope, key, slots) WHERE slots > 0
+      ON CONFLICT (worker_id, scope, key) DO UPDATE SET slots = excluded.slots`,
+    // A dispatcher that stops gives up every grant at once.
+    retireDispatcher: 'DELETE FROM webhook_dispatchers WHERE worker_id = $1',
+    claimDueDeliveries: `
+      WITH RECURSIVE pending_endpoints AS (
+        -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
+        -- claim costs what is pending, not how many endpoints exist
+        (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
+                 WHERE wd.status = 'pending' AND wd.endpoint_id > p.endpoint_id ORDER BY wd.endpoint_id LIMIT 1)
+          FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
+      ),
+      busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
+      busy_accounts AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS b(account_id, in_flight)),
+      per_endpoint AS (
+        SELECT d.id, d.next_attempt_at, e.account_id
+          FROM pending_endpoints p
+          JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
+          LEFT JOIN busy b ON b.endpoint_id = e.id
+          CROSS JOIN LATERAL (
+            SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
+             WHERE wd.endpoint_id = e.id AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+               AND (wd.lease_until IS NULL OR wd.lease_until <= now())
+             ORDER BY wd.next_attempt_at
+             LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
+          ) d
+      ),
+      ranked AS (
+        SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
+               coalesce(ba.in_flight, 0) AS account_claimed, $8 - coalesce(ba.in_flight, 0) AS account_room
+          FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
+      ),
+      candidates AS (
+        -- max-min fair among the accounts with due work: each account's next delivery ranks by what
+        -- the account would then hold (already claimed + its rank), so the limit goes round the
+        -- accounts, least served first, instead of to whoever has the oldest backlog
+        SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
+         ORDER BY account_claimed + nth, next_attempt_at
+         LIMIT $4
+      ),
+      claimed AS (
+        SELECT wd.id FROM webhook_deliveries wd
+         WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
+           AND (wd.lease_until IS NULL OR wd.lease_until <= now())
+         FOR UPDATE SKIP LOCKED
+      ),
+      leased AS (
+        -- the lease is a column outside every index: a HOT update
+        UPDATE webhook_deliveries w
+           SET lease_until = now() + make_interval(secs => $5::double precision / 1000)
+          FROM claimed c, webhook_endpoints e
+         WHERE w.id = c.id AND e.id = w.endpoint_id
+        RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext,
+                  e.signature_format, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_ciphertext END AS previous_secret_ciphertext
+      )
+      SELECT * FROM leased`,
+    releaseClaims: `
+      UPDATE webhook_deliveries d
+         SET lease_until = CASE WHEN $3::double precision > 0 THEN now() + make_interval(secs => $3::double precision / 1000) END
+        FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
+       WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
+    recordSuccesses: `
+      WITH input AS (
+        SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
+                             $8::timestamptz[], $9::int[], $10::text[], $11::int[])
+          AS i(delivery_id, attempts, attempt_id, account_id, endpoint_id, event_id, event_type, attempted_at, status_code, error, duration_ms)
+      ), endpoint AS (
+        UPDATE webhook_endpoints SET consecutive_failures = 0
+         WHERE id IN (SELECT id FROM webhook_endpoints
+                       WHERE id IN (SELECT endpoint_id FROM input) AND consecutive_failures <> 0
+                       ORDER BY id FOR UPDATE)
+        RETURNING id
+      ), delivery AS (
+        UPDATE webhook_deliveries d
+           SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
+               status = 'succeeded', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
+          FROM input i
+         WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
+        RETURNING d.id
+      ), attempt AS (
+        INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                      attempted_at, outcome, status_code, error, duration_ms)
+        SELECT attempt_id, account_id, endpoint_id, delivery_id, event_id, event_type, attempts + 1,
+               attempted_at, 'succeeded', status_code, error, duration_ms
+          FROM input
+        RETURNING account_id, endpoint_id, attempted_at, outcome, duration_ms
+      ), ${hourlyStatsUpsert('attempt', 'endpoint')}
+      SELECT id FROM delivery`,
+    trimAttemptLog: `
+      WITH pruned AS (
+        DELETE FROM webhook_attempts a
+         USING unnest($1::uuid[]) AS e(endpoint_id)
+         CROSS JOIN LATERAL (
+           SELECT id FROM webhook_attempts WHERE endpoint_id = e.endpoint_id ORDER BY attempted_at DESC, id DESC OFFSET $2
+         ) old
+         WHERE a.id = old.id
+        RETURNING 1
+      )
+      SELECT count(*)::int AS pruned FROM pruned`,
+    countEndpointFailure: `
+      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1
+      RETURNING consecutive_failures, enabled`,
+    recordFailedAttempt: `
+      UPDATE webhook_deliveries
+         SET attempts = attempts + 1, last_attempt_at = $2, last_status_code = $3, last_error = $4,
+             status = $5, next_attempt_at = $6, lease_until = NULL, updated_at = now(),
+             completed_at = CASE WHEN $5 = 'pending' THEN NULL ELSE now() END
+       WHERE id = $1 AND status = 'pending' AND attempts = $7`,
+    disableFailingEndpoint: `
+      UPDATE webhook_endpoints SET enabled = false, disabled_at = now(), disabled_reason = $2, updated_at = now()
+       WHERE id = $1 AND enabled`,
+    insertAttempt: `
+      WITH attempt AS (
+        INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
+                                      attempted_at, outcome, status_code, error, duration_ms)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        RETURNING account_id, endpoint_id, attempted_at, outcome, duration_ms
+      ), ${hourlyStatsUpsert('attempt')}
+      SELECT 1`,
+    dueBacklog: `
+      SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())`,
+    disabledEndpointCount: 'SELECT count(*) AS disabled FROM webhook_endpoints WHERE NOT enabled',
+  },
+});
