@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PANEL_PATH } from './panel-paths';
 import { PanelPublic } from './session/panel-session.guard';
-import { PANEL_STYLESHEET } from './views/panel-stylesheet';
+import { PANEL_STYLESHEET } from './ui/panel-stylesheet';
 
 /** The stylesheet: public (the sign-in page needs it too) and cacheable. */
 @PanelPublic()

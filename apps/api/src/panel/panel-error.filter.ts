@@ -5,9 +5,9 @@ import { WebhookNotFoundError } from '@app/webhooks';
 import { PanelCsrfRejected, PanelForbidden, PanelNotFound, PanelRateLimited, PanelSignInRequired } from './panel-errors';
 import { SIGN_IN_PATH } from './panel-paths';
 import type { PanelRequest } from './session/panel-context';
-import { csrfRejectedView, forbiddenView, notFoundView, rateLimitedView, unexpectedErrorView } from './views/error.views';
-import { redirectTo } from './views/layout';
-import { PanelPages } from './views/panel-pages';
+import { csrfRejectedView, forbiddenView, notFoundView, rateLimitedView, unexpectedErrorView } from './panel-error.views';
+import { redirectTo } from './ui/layout';
+import { PanelPages } from './ui/panel-pages';
 
 /** A person is reading the panel: every failure is a page (or a redirect to sign-in), never JSON. */
 @Catch()

@@ -15,7 +15,7 @@ import { PanelSessionsRepository } from './session/panel-sessions.repository';
 import { SignInController } from './sign-in/sign-in.controller';
 import { SignInService } from './sign-in/sign-in.service';
 import { SignInThrottle } from './sign-in/sign-in-throttle';
-import { PanelPages } from './views/panel-pages';
+import { PanelPages } from './ui/panel-pages';
 import { PanelWebhooksController } from './webhooks/panel-webhooks.controller';
 import { PanelWebhookEventsController } from './webhooks/panel-webhook-events.controller';
 import { TwoWayPaginator } from '../common/paginator';

@@ -1,5 +1,5 @@
 import type { AuditEventFilters } from '@app/database';
-import type { FieldProblem } from '../views/form-parts';
+import type { FieldProblem } from '../ui/form-parts';
 import { parseFilterTime } from '../webhooks/event-log-filters';
 
 /** What the filter form sent, as typed (echoed back into the form). */

@@ -13,8 +13,8 @@ import { PANEL_PATH } from '../panel-paths';
 import { AUDIT_LOG_ROLES } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
-import { auditLogView, auditRecordView, type AuditLogModel } from '../views/audit-log.views';
-import { PanelPages } from '../views/panel-pages';
+import { auditLogView, auditRecordView, type AuditLogModel } from './audit-log.views';
+import { PanelPages } from '../ui/panel-pages';
 import { parseAuditLogFilter } from './audit-log-filters';
 
 /** Records per page of the audit log. */

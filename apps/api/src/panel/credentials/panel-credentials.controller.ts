@@ -11,12 +11,12 @@ import { PANEL_PATH, panelPath } from '../panel-paths';
 import { CREDENTIAL_ROLES } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
-import { CREDENTIAL_NAME_MAX_LENGTH, credentialCreatedView, credentialFormView, credentialListView, revokeConfirmView } from '../views/credentials.views';
-import { type FieldProblem, formList, formText } from '../views/form-parts';
-import { newSubmission, recordIdFor, submissionFrom } from '../views/form-submission';
-import { redirectTo, withNotice } from '../views/layout';
-import { noticeFrom } from '../views/notices';
-import { PanelPages } from '../views/panel-pages';
+import { CREDENTIAL_NAME_MAX_LENGTH, credentialCreatedView, credentialFormView, credentialListView, revokeConfirmView } from './credentials.views';
+import { type FieldProblem, formList, formText } from '../ui/form-parts';
+import { newSubmission, recordIdFor, submissionFrom } from '../ui/form-submission';
+import { redirectTo, withNotice } from '../ui/layout';
+import { noticeFrom } from '../ui/notices';
+import { PanelPages } from '../ui/panel-pages';
 import { isScope } from '@app/vocabulary';
 
 /**

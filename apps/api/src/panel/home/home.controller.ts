@@ -6,9 +6,9 @@ import { PanelErrorFilter } from '../panel-error.filter';
 import { PANEL_PATH } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
-import { homeView } from '../views/home.views';
-import { noticeFrom } from '../views/notices';
-import { PanelPages } from '../views/panel-pages';
+import { homeView } from './home.views';
+import { noticeFrom } from '../ui/notices';
+import { PanelPages } from '../ui/panel-pages';
 
 /** The overview, for every signed-in person of the company. */
 @PanelSession()

@@ -12,10 +12,10 @@ import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } fr
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelPublic, PanelSession } from '../session/panel-session.guard';
 import { PanelSessionsRepository } from '../session/panel-sessions.repository';
-import { redirectTo, withNotice } from '../views/layout';
-import { noticeFrom } from '../views/notices';
-import { PanelPages } from '../views/panel-pages';
-import { BAD_CREDENTIALS, signInView, throttledView } from '../views/sign-in.views';
+import { redirectTo, withNotice } from '../ui/layout';
+import { noticeFrom } from '../ui/notices';
+import { PanelPages } from '../ui/panel-pages';
+import { BAD_CREDENTIALS, signInView, throttledView } from './sign-in.views';
 import { EMAIL_MAX_LENGTH, PASSWORD_INPUT_MAX_LENGTH, SignInService } from './sign-in.service';
 import { SignInThrottle } from './sign-in-throttle';
 

@@ -1,5 +1,5 @@
 import { EVENT_LOG_TYPES, type EventLogFilter, isEventOutcome } from '@app/webhooks';
-import type { FieldProblem } from '../views/form-parts';
+import type { FieldProblem } from '../ui/form-parts';
 
 /** What the filter form sent, as typed (echoed back into the form). */
 export interface EventLogFilterInput {

@@ -11,11 +11,11 @@ import { PANEL_PATH } from '../panel-paths';
 import { WEBHOOK_ROLES } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
-import { formText, type FieldProblem } from '../views/form-parts';
-import { redirectTo, withNotice } from '../views/layout';
-import { noticeFrom, type NoticeCode } from '../views/notices';
-import { PanelPages } from '../views/panel-pages';
-import { eventDetailView, eventLogView, eventPath, type EventLogModel } from '../views/webhook-events.views';
+import { formText, type FieldProblem } from '../ui/form-parts';
+import { redirectTo, withNotice } from '../ui/layout';
+import { noticeFrom, type NoticeCode } from '../ui/notices';
+import { PanelPages } from '../ui/panel-pages';
+import { eventDetailView, eventLogView, eventPath, type EventLogModel } from './webhook-events.views';
 import { parseEventLogFilter } from './event-log-filters';
 
 /** Events per page of the log. */

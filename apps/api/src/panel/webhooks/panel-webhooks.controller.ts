@@ -20,11 +20,11 @@ import { PANEL_PATH, panelPath } from '../panel-paths';
 import { WEBHOOK_ROLES, mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import { Panel, PanelSession } from '../session/panel-session.guard';
-import { type FieldProblem, formList, formText } from '../views/form-parts';
-import { newSubmission, recordIdFor, submissionFrom } from '../views/form-submission';
-import { redirectTo, withNotice } from '../views/layout';
-import { noticeFrom, type NoticeCode } from '../views/notices';
-import { PanelPages } from '../views/panel-pages';
+import { type FieldProblem, formList, formText } from '../ui/form-parts';
+import { newSubmission, recordIdFor, submissionFrom } from '../ui/form-submission';
+import { redirectTo, withNotice } from '../ui/layout';
+import { noticeFrom, type NoticeCode } from '../ui/notices';
+import { PanelPages } from '../ui/panel-pages';
 import {
   ATTEMPTS_PAGE_PARAM,
   attemptsPage,
@@ -34,8 +34,8 @@ import {
   endpointListView,
   rotateConfirmView,
   secretRotatedView,
-} from '../views/webhooks.views';
-import { endpointHealthSection } from '../views/webhook-health.views';
+} from './webhooks.views';
+import { endpointHealthSection } from './webhook-health.views';
 import {
   RECOVERY_PREVIEW_ONLY_FIELD,
   RECOVERY_PREVIEWED_FIELD,
@@ -43,7 +43,7 @@ import {
   type RecoveryFormModel,
   recoveryFormView,
   recoveryQueuedView,
-} from '../views/webhook-recovery.views';
+} from './webhook-recovery.views';
 
 /** Field messages a person can act on; the service's own wording otherwise. */
 function fieldProblem(error: WebhookInputError, url: string): FieldProblem {

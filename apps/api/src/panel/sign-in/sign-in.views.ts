@@ -1,8 +1,8 @@
 import { html } from '../../common/html';
 import { SIGN_IN_PATH } from '../panel-paths';
 import { CSRF_FIELD } from '../session/csrf';
-import { EMAIL_MAX_LENGTH, PASSWORD_INPUT_MAX_LENGTH } from '../sign-in/sign-in.service';
-import type { PanelView } from './layout';
+import { EMAIL_MAX_LENGTH, PASSWORD_INPUT_MAX_LENGTH } from './sign-in.service';
+import type { PanelView } from '../ui/layout';
 
 export interface SignInModel {
   csrfToken: string;

@@ -3,8 +3,8 @@ import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import { mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
-import { describedBy, fieldError, type FieldProblem, problemSummary, reasonField, utcMinute, utcTimeInput } from './form-parts';
-import { csrfField, type PanelView, timeHtml } from './layout';
+import { describedBy, fieldError, type FieldProblem, problemSummary, reasonField, utcMinute, utcTimeInput } from '../ui/form-parts';
+import { csrfField, type PanelView, timeHtml } from '../ui/layout';
 
 /** The recovery form's field: a date and time in UTC, to the minute, written as the panel writes times (`2026-11-26 06:00`). */
 export const RECOVERY_SINCE_FIELD = 'since';

@@ -3,10 +3,10 @@ import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import { mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
-import type { EventLogFilterInput } from '../webhooks/event-log-filters';
-import { describedBy, fieldError, type FieldProblem, problemSummary, timeRangeFields } from './form-parts';
+import type { EventLogFilterInput } from './event-log-filters';
+import { describedBy, fieldError, type FieldProblem, problemSummary, timeRangeFields } from '../ui/form-parts';
 import { attemptOrigin, attemptResultHtml } from './attempt-labels';
-import { type PanelView, postButton, timeHtml } from './layout';
+import { type PanelView, postButton, timeHtml } from '../ui/layout';
 
 export const EVENT_LOG = panelPath('webhook-events');
 export const eventPath = (eventId: string): string => panelPath('webhook-events', eventId);

@@ -1,6 +1,6 @@
-import { html } from '../../common/html';
-import { panelPath, SIGN_IN_PATH } from '../panel-paths';
-import type { PanelView } from './layout';
+import { html } from '../common/html';
+import { panelPath, SIGN_IN_PATH } from './panel-paths';
+import type { PanelView } from './ui/layout';
 
 export const forbiddenView = (): PanelView => ({
   status: 403,

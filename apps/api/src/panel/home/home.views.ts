@@ -3,8 +3,8 @@ import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import { mayManageCredentials, mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
-import type { PanelView } from './layout';
-import { successRateHtml } from './webhook-health.views';
+import type { PanelView } from '../ui/layout';
+import { successRateHtml } from '../webhooks/webhook-health.views';
 import { ROLES } from '@app/vocabulary';
 
 /** Each endpoint's success rate of the last 24 hours (as on Settings · Webhooks), so a failing one shows where sign-in lands. */

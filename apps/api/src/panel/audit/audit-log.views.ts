@@ -1,9 +1,9 @@
 import type { AuditEventRow } from '@app/database';
 import { html, type Html } from '../../common/html';
-import type { AuditLogFilterInput } from '../audit/audit-log-filters';
+import type { AuditLogFilterInput } from './audit-log-filters';
 import { panelPath } from '../panel-paths';
-import { describedBy, fieldError, type FieldProblem, problemSummary, timeRangeFields } from './form-parts';
-import { type PanelView, timeHtml } from './layout';
+import { describedBy, fieldError, type FieldProblem, problemSummary, timeRangeFields } from '../ui/form-parts';
+import { type PanelView, timeHtml } from '../ui/layout';
 
 export const AUDIT_LOG = panelPath('audit-log');
 export const auditRecordPath = (id: string): string => panelPath('audit-log', id);

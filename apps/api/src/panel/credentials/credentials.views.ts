@@ -2,9 +2,9 @@ import { type CreatedCredential, type OwnedCredential } from '@app/domain';
 import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import type { PanelContext } from '../session/panel-context';
-import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, reasonField, secretField } from './form-parts';
-import { csrfField, type PanelView, postButton, timeHtml } from './layout';
-import { submissionField } from './form-submission';
+import { checkboxGroup, describedBy, fieldError, type FieldProblem, problemSummary, reasonField, secretField } from '../ui/form-parts';
+import { csrfField, type PanelView, postButton, timeHtml } from '../ui/layout';
+import { submissionField } from '../ui/form-submission';
 import { ALL_SCOPES } from '@app/vocabulary';
 
 export const CREDENTIAL_NAME_MAX_LENGTH = 100;

@@ -1,6 +1,6 @@
 import type { EndpointHealth, HealthHour, HealthSeries, HealthTotals, WebhookEndpointView } from '@app/webhooks';
 import { html, type Html } from '../../common/html';
-import { timeHtml } from './layout';
+import { timeHtml } from '../ui/layout';
 
 /**
  * Delivery health of a webhook endpoint (issue 17): inline SVG charts drawn on the server (no
