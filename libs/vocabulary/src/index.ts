@@ -9,3 +9,4 @@ export * from './formats';
 export * from './account-id';
 export * from './keyset';
 export * from './error-codes';
+export * from './typed-time';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
+import { parseTypedTime, UUID_PATTERN as UUID, type AccountId } from '@app/vocabulary';
 import { WebhookInputError, WebhookNotFoundError, WebhookStateError } from './endpoints.errors';
 import { notifyDeliveryWorkers } from './store/webhook-deliveries.repository';
 import { findEndpoint } from './store/webhook-endpoints.repository';
@@ -64,28 +64,14 @@ export interface WebhookRecoveryPreset {
   since: string;
 }
 
-const SINCE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:\d{2})?$/i;
-
 /**
- * A recovery's start time: ISO 8601 date and time (`2026-11-26T06:00` or `2026-11-26 06:00`, seconds
- * and fractions optional, "UTC" or a zone offset optional); without a zone it is UTC, as every time the panel shows.
+ * A recovery's start time, typed in the panel or given to the CLI: a date and time, UTC unless a
+ * zone is given (@app/vocabulary's parseTypedTime, which the panel's filters read with too).
  */
 export function parseRecoverySince(value: string): Date {
-  // "… UTC" is how the panel writes times; a zone offset as well is not a time.
-  const text = value.trim().replace(' ', 'T').replace(/(:\d{2}(?:\.\d+)?)\s+UTC$/i, '$1Z');
-  const match = SINCE.exec(text);
-  const valid =
-    match !== null &&
-    Number(match[2]) >= 1 &&
-    Number(match[2]) <= 12 &&
-    Number(match[3]) >= 1 &&
-    Number(match[3]) <= new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate() &&
-    Number(match[4]) <= 23 &&
-    Number(match[5]) <= 59 &&
-    Number(match[6] ?? 0) <= 59;
-  const time = valid ? Date.parse(`${text.slice(0, match[8] ? text.length - match[8].length : text.length)}${match[8] ?? 'Z'}`) : NaN;
-  if (!match || Number.isNaN(time)) throw new WebhookInputError('since', 'expected a date and time such as 2026-11-26T06:00 (UTC) or 2026-11-26T07:00+01:00');
-  return new Date(time);
+  const since = parseTypedTime(value);
+  if (!since) throw new WebhookInputError('since', 'expected a date and time such as 2026-11-26T06:00 (UTC) or 2026-11-26T07:00+01:00');
+  return since;
 }
 
 const startOfMinute = (time: number): Date => new Date(Math.floor(time / 60_000) * 60_000);

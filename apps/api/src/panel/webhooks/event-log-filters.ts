@@ -1,3 +1,4 @@
+import { parseTypedTime } from '@app/vocabulary';
 import { EVENT_LOG_TYPES, type EventLogFilter, isEventOutcome } from '@app/webhooks';
 import type { FieldProblem } from '../ui/form-parts';
 
@@ -16,32 +17,7 @@ export interface ParsedEventLogFilter {
   problems: FieldProblem[];
 }
 
-/** A time without a zone (the panel shows UTC, so it is read as UTC) or ISO 8601 with a zone; a space may stand for the `T`. */
-const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
-const ZONED_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
-
-/** A point in time typed into the form, or null when it is not one (2026-02-30 is not). */
-export function parseFilterTime(typed: string): Date | null {
-  // "2026-11-26 08:00" and "… UTC" are how the panel writes times.
-  const value = typed.replace(/^(\d{4}-\d{2}-\d{2}) (?=\d{2}:)/, '$1T').replace(/^([^ +Zz]+) UTC$/i, '$1');
-  const match = LOCAL_TIME.exec(value) ?? ZONED_TIME.exec(value) ?? DATE_ONLY.exec(value);
-  if (!match) return null;
-  const [, year, month, day, hour = '00', minute = '00', second = '00'] = match;
-  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)));
-  // Date.UTC rolls 30 February over into March: the fields must survive the round trip.
-  if (
-    calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day) ||
-    calendar.getUTCHours() !== Number(hour) || calendar.getUTCMinutes() !== Number(minute) || calendar.getUTCSeconds() !== Number(second)
-  ) {
-    return null;
-  }
-  if (Number(year) < 1970) return null;
-  const at = LOCAL_TIME.test(value) ? new Date(`${value}Z`) : DATE_ONLY.test(value) ? calendar : new Date(value);
-  return Number.isNaN(at.getTime()) ? null : at;
-}
 
 const TIME_HINT = 'Enter a date and time in UTC like 2026-11-26 08:00.';
 
@@ -59,9 +35,9 @@ export function parseEventLogFilter(query: Record<string, unknown>, endpointIds:
   if (type !== null && !EVENT_LOG_TYPES.includes(type)) problems.push({ field: 'type', message: 'Choose an event type from the list.' });
   const outcome = input.outcome === '' ? null : input.outcome;
   if (outcome !== null && !isEventOutcome(outcome)) problems.push({ field: 'outcome', message: 'Choose a delivery outcome from the list.' });
-  const from = input.from === '' ? null : parseFilterTime(input.from);
+  const from = input.from === '' ? null : parseTypedTime(input.from, { dateOnly: true });
   if (input.from !== '' && from === null) problems.push({ field: 'from', message: `The start is not a date and time. ${TIME_HINT}` });
-  const to = input.to === '' ? null : parseFilterTime(input.to);
+  const to = input.to === '' ? null : parseTypedTime(input.to, { dateOnly: true });
   if (input.to !== '' && to === null) problems.push({ field: 'to', message: `The end is not a date and time. ${TIME_HINT}` });
   if (from && to && from.getTime() >= to.getTime()) problems.push({ field: 'to', message: 'The end must be later than the start.' });
   // One of the company's endpoints (the select lists them); an id of another company's is not.
