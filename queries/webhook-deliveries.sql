@@ -16,17 +16,22 @@ WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending';
 SELECT pg_notify('webhook_deliveries', '');
 
 -- webhook-deliveries.subscribedEndpoints (platform: across tenants; prepared statement)
-SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]) AND enabled;
+SELECT id, account_id, events, enabled FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]);
 
 -- webhook-deliveries.fanOutDeliveries (platform: across tenants; prepared statement)
 WITH created AS (
-  INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-  SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event', ($4::bytea[])[d.event], 'pending', now()
-    FROM unnest($5::uuid[], $6::uuid[], $7::int[]) AS d(id, endpoint_id, event)
+  INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, completed_at)
+  SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event',
+         CASE WHEN d.skipped THEN NULL ELSE ($4::bytea[])[d.event] END,
+         CASE WHEN d.skipped THEN 'skipped' ELSE 'pending' END,
+         CASE WHEN d.skipped THEN NULL ELSE now() END,
+         CASE WHEN d.skipped THEN now() END
+    FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::boolean[]) AS d(id, endpoint_id, event, skipped)
   ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
-  RETURNING id
-)
-SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('webhook_deliveries', '') END AS notified FROM created;
+  RETURNING status
+),
+queued AS (SELECT count(*)::int AS n FROM created WHERE status = 'pending')
+SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('webhook_deliveries', '') END AS notified FROM queued;
 
 -- webhook-deliveries.lockClaims (platform: across tenants)
 SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'));

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 
 /**
  * The account a run that delivers webhooks ends with (issue 26): per endpoint, every event
- * committed for it is delivered, permanently failed, cancelled or still pending — nothing else —
+ * committed for it is delivered, permanently failed, cancelled (or not sent: the endpoint was
+ * disabled, `skipped`) or still pending — nothing else —
  * and what the receiver logged agrees with what the database says was delivered.
  */
 export interface EndpointAccount {
@@ -64,7 +65,7 @@ export async function readLedger(db: DataSource, endpoints: ReadonlyArray<{ id: 
               WHERE o.account_id = e.account_id AND o.event_type = ANY(e.events) AND o.created_at >= e.created_at) AS committed,
             count(d.id) FILTER (WHERE d.status = 'succeeded')::int AS delivered,
             count(d.id) FILTER (WHERE d.status = 'failed')::int AS failed,
-            count(d.id) FILTER (WHERE d.status = 'cancelled')::int AS cancelled,
+            count(d.id) FILTER (WHERE d.status IN ('cancelled', 'skipped'))::int AS cancelled,
             count(d.id) FILTER (WHERE d.status = 'pending')::int AS pending
        FROM webhook_endpoints e
        LEFT JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.origin = 'event'

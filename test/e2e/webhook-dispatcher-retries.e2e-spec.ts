@@ -137,12 +137,12 @@ describe('webhook dispatcher: retries, permanent failures and disabling endpoint
     const [waiting] = await dataSource.query('SELECT status, next_attempt_at FROM webhook_deliveries WHERE id = $1', [later[0].id]);
     expect(waiting).toEqual({ status: 'cancelled', next_attempt_at: null });
 
-    // Disabled: new events make no deliveries.
+    // Disabled: new events are recorded as not sent ('skipped'), never queued.
     const ignored = await publish(hook.account_id);
     const marker = await endpoint('/disable-20-marker', ['alarm.created'], hook.account_id);
     const next = await publish(hook.account_id);
     await settled(marker.id, next.id);
-    expect((await deliveries(hook.id)).map((d) => d.event_id)).not.toContain(ignored.id);
+    expect((await deliveries(hook.id)).filter((d) => d.event_id === ignored.id).map((d) => d.status)).toEqual(['skipped']);
 
     // Re-enabled after the receiver is fixed: the count restarts and events flow again.
     receiver.script('/disable-20', [], { status: 200 });

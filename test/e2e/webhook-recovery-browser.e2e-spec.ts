@@ -82,6 +82,23 @@ describe('webhook recovery in a real browser', () => {
     await shot('01-disabled');
     // Nothing to recover into while disabled: the page says to re-enable first.
     expect(await page.getByRole('button', { name: 'Recover failed deliveries' }).count()).toBe(0);
+    const endpointPage = page.url();
+
+    // Issue 31 item 1: the events of the outage are in the event log at their own time before any
+    // recovery; those published while the endpoint was disabled read "Not sent".
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhook event log' }).click();
+    await seeHeading('Webhook event log');
+    await page.getByLabel('Delivery outcome').selectOption('not_sent');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/outcome=not_sent/);
+    const notSent = await page.locator('#events tbody [data-label="Event ID"]').allTextContents();
+    expect(notSent.map((id) => id.trim())).toEqual(missed.slice(3).reverse());
+    expect(new Set(await page.locator('#events tbody [data-label="Outcome"]').allTextContents())).toEqual(new Set(['Not sent']));
+    await shot('01b-event-log-not-sent');
+    await page.locator('#events tbody a').first().click();
+    await page.getByText('Not sent: the endpoint was disabled').first().waitFor();
+    await shot('01c-event-not-sent');
+    await page.goto(endpointPage);
 
     await page.getByRole('button', { name: 'Re-enable endpoint' }).click();
     await seeHeading('Recover failed deliveries');

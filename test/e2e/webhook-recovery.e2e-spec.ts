@@ -51,16 +51,18 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     for (let i = 0; i < 3; i++) failing.push(await published(accountId));
     await waitFor('the endpoint to be disabled', async () => (await harness.service.get(accountId, hook.id)).status === 'disabled', 30_000);
     await waitFor('no pending delivery', async () => (await deliveries(hook.id)).every((d) => d.status !== 'pending'));
-    // Events go on while it is disabled: the fan-out gives it nothing (no delivery rows).
+    // Events go on while it is disabled: the fan-out records each for it as not sent ('skipped': closed, no body, never attempted).
     const whileDisabled = [await published(accountId), await published(accountId)];
     const unsubscribed = await published(accountId, 'shipment.created');
     const otherEvent = await published(other.account_id);
     await harness.settled(other.id, otherEvent);
-    await waitFor('fan-out of the events published while disabled', async () => {
-      const [row] = await dataSource.query('SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1) AND published_at IS NOT NULL', [whileDisabled]);
-      return row.n === 2;
-    });
-    expect((await deliveries(hook.id)).filter((d) => whileDisabled.includes(d.event_id))).toEqual([]);
+    await waitFor('fan-out of the events published while disabled', async () =>
+      (await deliveries(hook.id)).filter((d) => whileDisabled.includes(d.event_id)).length === whileDisabled.length,
+    );
+    for (const d of (await deliveries(hook.id)).filter((row) => whileDisabled.includes(row.event_id))) {
+      expect(d).toMatchObject({ status: 'skipped', attempts: 0, body: null, next_attempt_at: null });
+    }
+    expect((await deliveries(hook.id)).map((d) => d.event_id)).not.toContain(unsubscribed);
     const statuses = new Map((await deliveries(hook.id)).map((d) => [d.event_id, d.status]));
     expect(failing.map((id) => statuses.get(id))).toContain('cancelled');
 
@@ -105,10 +107,12 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     expect(got.has(before)).toBe(false);
     expect(got.has(unsubscribed)).toBe(false);
     expect(got.has(otherEvent)).toBe(false);
-    // Failed or cancelled deliveries came back as origin 'recover'; never-fanned-out events as the fan-out's own row.
+    // Failed, cancelled and not-sent deliveries came back as origin 'recover', beside the rows they repeat.
     const rows = await deliveries(hook.id);
-    expect(rows.filter((d) => d.origin === 'recover').map((d) => d.event_id).sort()).toEqual([...failing].sort());
-    expect(rows.filter((d) => whileDisabled.includes(d.event_id)).map((d) => [d.origin, d.status])).toEqual([['event', 'succeeded'], ['event', 'succeeded']]);
+    expect(rows.filter((d) => d.origin === 'recover').map((d) => d.event_id).sort()).toEqual([...missed].sort());
+    for (const id of whileDisabled) {
+      expect(rows.filter((d) => d.event_id === id).map((d) => [d.origin, d.status])).toEqual([['event', 'skipped'], ['recover', 'succeeded']]);
+    }
     // Every row the recovery queued is marked so (the attempt log's "Recovery"); the outage's own rows are not.
     const marked = await dataSource.query(
       "SELECT event_id, recovered FROM webhook_deliveries WHERE endpoint_id = $1 AND (origin = 'recover' OR event_id = ANY($2)) ORDER BY created_at",
@@ -225,29 +229,38 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     await dataSource.query(`UPDATE webhook_endpoints SET created_at = now() - interval '1 hour' WHERE id = $1`, [hook.id]);
     await harness.service.disable(accountId, hook.id);
     // Committed while the endpoint was disabled, 20 to 10 minutes ago: the fan-out gives it nothing.
-    // A witness endpoint of the same account: one fan-out statement serves both endpoints, so its
-    // delivery rows show the dispatcher has fanned each event out (published_at only shows the relay).
-    const witness = await endpoint('/outage-log-witness', ['alarm.created'], accountId);
     const missed = [await published(accountId), await published(accountId), await published(accountId)];
-    await waitFor('fan-out of the events published while disabled', async () => {
-      const fanned = new Set((await deliveries(witness.id)).map((d) => d.event_id));
-      return missed.every((id) => fanned.has(id));
-    });
-    expect((await deliveries(hook.id)).filter((d) => missed.includes(d.event_id))).toEqual([]);
+    await waitFor('fan-out of the events published while disabled', async () =>
+      (await deliveries(hook.id)).filter((d) => missed.includes(d.event_id) && d.status === 'skipped').length === missed.length,
+    );
+    // The outage was 20 to 10 minutes ago: the events and their fan-out happened then.
     const minutesAgo = [20, 15, 10];
     for (const [i, id] of missed.entries()) {
       await dataSource.query(`UPDATE outbox_events SET created_at = now() - make_interval(mins => $2) WHERE id = $1`, [id, minutesAgo[i]]);
+      await dataSource.query(`UPDATE webhook_deliveries SET created_at = now() - make_interval(mins => $2), completed_at = now() - make_interval(mins => $2) WHERE event_id = $1`, [id, minutesAgo[i]]);
     }
+    const admin: PanelBrowser = await signIn(api, (await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN')).email);
+    const minute = (ago: number): string => new Date(Date.now() - ago * 60_000).toISOString().slice(0, 16);
+    const listedIn = (text: string): string[] => [...text.matchAll(/webhook-events\/([0-9a-f-]{36})\//g)].map((m) => m[1]);
+
+    // Before any recovery: listed at their own time, newest first, as not sent.
+    const notSent = await admin.agent.get(`/panel/webhook-events/?from=${minute(25)}&to=${minute(5)}&endpoint=${hook.id}&outcome=not_sent`).expect(200);
+    expect(listedIn(notSent.text)).toEqual([...missed].reverse());
+    expect(notSent.text).toContain('Not sent');
+    const page = await admin.agent.get(`/panel/webhook-events/${missed[0]}/`).expect(200);
+    expect(page.text).toContain('Not sent: the endpoint was disabled');
+    expect(page.text).toMatch(/id="payload"[^>]*><code>[^<]*alarm\.created/); // the payload, from the outbox: no delivery holds its bytes
+
     await harness.service.enable(accountId, hook.id);
     const recovery = new WebhookRecovery(dataSource, { retentionDays: harness.config.webhookRetentionDays });
     expect((await recovery.recover(accountId, hook.id, new Date(Date.now() - 30 * 60_000))).queued).toBe(3);
 
-    const admin: PanelBrowser = await signIn(api, (await insertPanelUser(dataSource, accountId, 'COMPANY_ADMIN')).email);
-    const minute = (ago: number): string => new Date(Date.now() - ago * 60_000).toISOString().slice(0, 16);
+    // After it: still at their own time, now queued by the recovery.
     const outage = await admin.agent.get(`/panel/webhook-events/?from=${minute(25)}&to=${minute(5)}`).expect(200);
-    const listed = [...outage.text.matchAll(/webhook-events\/([0-9a-f-]{36})\//g)].map((m) => m[1]);
-    // Newest first, each at its event's time.
-    expect(listed).toEqual([...missed].reverse());
+    expect(listedIn(outage.text)).toEqual([...missed].reverse());
+    const recovered = await admin.agent.get(`/panel/webhook-events/${missed[0]}/`).expect(200);
+    expect(recovered.text).toContain('Not sent: the endpoint was disabled');
+    expect(recovered.text).toMatch(/Recovery, queued <time[^>]*>[^<]+<\/time>: <span class="status (ok|bad)">(Queued|Delivered|Failing, will retry)</);
     const now = await admin.agent.get(`/panel/webhook-events/?from=${minute(4)}`).expect(200);
     for (const id of missed) expect(now.text).not.toContain(id);
   });

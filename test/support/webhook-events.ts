@@ -4,7 +4,7 @@ import { newId } from '@app/database';
 /** How one endpoint's delivery of a seeded event stands. */
 export interface SeededDelivery {
   endpointId: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
   /** Attempts made; each one is written to the attempt log (failures with a 503, a success with 204). */
   attempts?: number;
 }

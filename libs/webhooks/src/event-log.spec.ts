@@ -9,6 +9,15 @@ describe('event outcomes', () => {
     expect(endpointOutcome([{ status: 'failed', attempts: 6 }])).toBe('failed');
   });
 
+  it('per endpoint: an event skipped while the endpoint was disabled is "not sent" until a recovery sends it', () => {
+    expect(endpointOutcome([{ status: 'skipped', attempts: 0 }])).toBe('not_sent');
+    expect(endpointOutcome([{ status: 'skipped', attempts: 0 }, { status: 'pending', attempts: 0 }])).toBe('pending');
+    expect(endpointOutcome([{ status: 'skipped', attempts: 0 }, { status: 'succeeded', attempts: 1 }])).toBe('delivered');
+    expect(endpointOutcome([{ status: 'skipped', attempts: 0 }, { status: 'failed', attempts: 7 }])).toBe('failed');
+    expect(worstOutcome(['not_sent', 'failing'])).toBe('not_sent');
+    expect(worstOutcome(['not_sent', 'failed'])).toBe('failed');
+  });
+
   it('per event: its worst endpoint', () => {
     expect(worstOutcome(['delivered', 'pending'])).toBe('pending');
     expect(worstOutcome(['failing', 'pending', 'delivered'])).toBe('failing');

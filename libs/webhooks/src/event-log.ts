@@ -16,7 +16,8 @@ export function endpointOutcome(deliveries: ReadonlyArray<{ status: DeliveryStat
   if (deliveries.some((d) => d.status === 'succeeded')) return 'delivered';
   if (deliveries.some((d) => d.status === 'pending' && d.attempts > 0)) return 'failing';
   if (deliveries.some((d) => d.status === 'pending')) return 'pending';
-  return 'failed';
+  if (deliveries.some((d) => d.status === 'failed' || d.status === 'cancelled')) return 'failed';
+  return 'not_sent';
 }
 
 /** The worst of several endpoints' outcomes (an event with no delivery left counts as delivered). */
@@ -63,6 +64,8 @@ export interface EventDeliveryView {
   origin: DeliveryOrigin;
   status: DeliveryStatus;
   attempts: number;
+  /** Queued by a recovery after an outage. */
+  recovered: boolean;
   created_at: string;
   completed_at: string | null;
 }
@@ -141,7 +144,7 @@ export class WebhookEventLog {
         deliveries: [],
         attempts: [],
       };
-      endpoint.deliveries.push({ id: row.id, origin: row.origin, status: row.status, attempts: row.attempts, created_at: row.created_at.toISOString(), completed_at: iso(row.completed_at) });
+      endpoint.deliveries.push({ id: row.id, origin: row.origin, status: row.status, attempts: row.attempts, recovered: row.recovered === true || row.origin === 'recover', created_at: row.created_at.toISOString(), completed_at: iso(row.completed_at) });
       endpoints.set(row.endpoint_id, endpoint);
     }
     for (const endpoint of endpoints.values()) endpoint.outcome = endpointOutcome(endpoint.deliveries);

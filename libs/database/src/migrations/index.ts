@@ -21,6 +21,7 @@ import { WebhookClaimOwners1763771100000 } from './1763771100000-WebhookClaimOwn
 import { WebhookSlotGrants1763772400000 } from './1763772400000-WebhookSlotGrants';
 import { WebhookDeliveryRecovered1763772500000 } from './1763772500000-WebhookDeliveryRecovered';
 import { WebhookDeliveryEventAt1763772600000 } from './1763772600000-WebhookDeliveryEventAt';
+import { WebhookDeliverySkipped1763772700000 } from './1763772700000-WebhookDeliverySkipped';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   WebhookSlotGrants1763772400000,
   WebhookDeliveryRecovered1763772500000,
   WebhookDeliveryEventAt1763772600000,
+  WebhookDeliverySkipped1763772700000,
 ];

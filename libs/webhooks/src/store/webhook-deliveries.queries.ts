@@ -54,16 +54,25 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
     notifyDeliveryWorkers: `SELECT pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '')`,
 
     // The dispatcher: fan-out of published events over every account of a batch.
-    subscribedEndpoints: 'SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]) AND enabled',
+    // Disabled endpoints too: an event of a type one subscribes to is recorded for it as `skipped`.
+    subscribedEndpoints: 'SELECT id, account_id, events, enabled FROM webhook_endpoints WHERE account_id = ANY($1::uuid[])',
+    // $8: the row is for a disabled endpoint — `skipped` (not sent), closed at once, no body (a
+    // recovery takes the bytes from another delivery or the outbox); the event log lists it at its
+    // time and a recovery queues it like any delivery that did not succeed. Only pending rows wake workers.
     fanOutDeliveries: `
       WITH created AS (
-        INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-        SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event', ($4::bytea[])[d.event], 'pending', now()
-          FROM unnest($5::uuid[], $6::uuid[], $7::int[]) AS d(id, endpoint_id, event)
+        INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, completed_at)
+        SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event',
+               CASE WHEN d.skipped THEN NULL ELSE ($4::bytea[])[d.event] END,
+               CASE WHEN d.skipped THEN 'skipped' ELSE 'pending' END,
+               CASE WHEN d.skipped THEN NULL ELSE now() END,
+               CASE WHEN d.skipped THEN now() END
+          FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::boolean[]) AS d(id, endpoint_id, event, skipped)
         ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
-        RETURNING id
-      )
-      SELECT count(*)::int AS created, CASE WHEN count(*) > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+        RETURNING status
+      ),
+      queued AS (SELECT count(*)::int AS n FROM created WHERE status = 'pending')
+      SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM queued`,
     // Serialises the claims of every dispatcher replica (a few short statements each), so that a
     // claim sees the slots another has just been granted (webhook_slot_grants).
     lockClaims: `SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'))`,

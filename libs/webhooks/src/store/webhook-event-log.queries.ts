@@ -4,15 +4,17 @@ import { defineQueries } from '@app/database/sql';
  * The outcome of an event over its deliveries (`d` is the event's first delivery; $9: to that endpoint only): per endpoint,
  * `delivered` once any delivery to it got a 2xx, else `failing` while one is pending after a failed
  * attempt, else `pending` while one is queued, else `failed` (given up, or cancelled when the
- * endpoint was disabled). The event's outcome is its worst endpoint's: failed > failing > pending
+ * endpoint was disabled), else `not_sent` (skipped: the endpoint was disabled when the event was
+ * fanned out). The event's outcome is its worst endpoint's: failed > not_sent > failing > pending
  * > delivered. Mirrored by `endpointOutcome` and `worstOutcome` in ../event-log.ts (the event's page).
  */
 const EVENT_OUTCOME = `
   CROSS JOIN LATERAL (
-    SELECT (ARRAY['delivered', 'pending', 'failing', 'failed'])[max(e.rank) + 1] AS outcome, count(*)::int AS endpoints
+    SELECT (ARRAY['delivered', 'pending', 'failing', 'not_sent', 'failed'])[max(e.rank) + 1] AS outcome, count(*)::int AS endpoints
       FROM (SELECT CASE WHEN bool_or(x.status = 'succeeded') THEN 0
                         WHEN bool_or(x.status = 'pending' AND x.attempts > 0) THEN 2
                         WHEN bool_or(x.status = 'pending') THEN 1
+                        WHEN bool_or(x.status IN ('failed', 'cancelled')) THEN 4
                         ELSE 3 END AS rank
               FROM webhook_deliveries x
              WHERE x.account_id = $1 AND x.event_id = d.event_id AND ($9::uuid IS NULL OR x.endpoint_id = $9::uuid)
@@ -75,7 +77,7 @@ const SCAN_FRONTIER = (direction: 'older' | 'newer'): string => `
 export const WEBHOOK_EVENT_LOG_QUERIES = defineQueries({
   owner: 'webhook-event-log',
   tables: [],
-  reads: ['webhook_deliveries', 'webhook_attempts', 'webhook_endpoints'],
+  reads: ['webhook_deliveries', 'webhook_attempts', 'webhook_endpoints', 'outbox_events'],
   tenant: {
     /** Newest first: the page after ($6, $7), or the first page. */
     olderEvents: EVENT_PAGE('older'),
@@ -85,13 +87,19 @@ export const WEBHOOK_EVENT_LOG_QUERIES = defineQueries({
     newerScanFrontier: SCAN_FRONTIER('newer'),
     eventDeliveries: `
       SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,
-             d.created_at, d.completed_at
+             d.recovered, d.created_at, d.completed_at
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = $1
        WHERE d.account_id = $1 AND d.event_id = $2
        ORDER BY e.url, e.id, d.created_at, d.id`,
+    // The bytes sent (or to be sent); an event only skipped (its endpoints were disabled) has none,
+    // and shows its outbox envelope while the outbox keeps it.
     eventBody: `
-      SELECT body FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2 AND body IS NOT NULL
-       ORDER BY created_at, id LIMIT 1`,
+      SELECT body FROM (
+        (SELECT body, 0 AS source FROM webhook_deliveries WHERE account_id = $1 AND event_id = $2 AND body IS NOT NULL
+          ORDER BY created_at, id LIMIT 1)
+        UNION ALL
+        SELECT convert_to(envelope::text, 'UTF8'), 1 FROM outbox_events WHERE account_id = $1 AND id = $2
+      ) b ORDER BY source LIMIT 1`,
     eventAttempts: `
       SELECT a.id, a.webhook_delivery_id, a.endpoint_id, a.attempt_number, a.attempted_at, a.outcome, a.status_code, a.error, a.duration_ms,
              d.origin, d.recovered, d.status AS delivery_status

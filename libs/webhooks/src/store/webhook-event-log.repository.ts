@@ -68,6 +68,8 @@ export interface EventDeliveryRow {
   origin: DeliveryOrigin;
   status: DeliveryStatus;
   attempts: number;
+  /** Queued by a recovery after an outage. */
+  recovered: boolean;
   created_at: Date;
   completed_at: Date | null;
 }

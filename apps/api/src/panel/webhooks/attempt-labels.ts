@@ -1,4 +1,4 @@
-import type { WebhookAttemptView } from '@app/webhooks';
+import type { EventDeliveryView, WebhookAttemptView } from '@app/webhooks';
 import { html, type Html } from '../../common/html';
 
 type Labelled = Pick<WebhookAttemptView, 'attempt_number' | 'outcome' | 'origin' | 'recovered' | 'delivery_status'>;
@@ -33,4 +33,29 @@ export function attemptResult(attempt: Labelled): { label: string; ok: boolean }
 export function attemptResultHtml(attempt: Labelled): Html {
   const result = attemptResult(attempt);
   return html`<span class="status ${result.ok ? 'ok' : 'bad'}">${result.label}</span>`;
+}
+
+/** Who queued a delivery: "Recovery", "Resend", "Test"; null for the event's own fan-out. */
+export function deliverySource(delivery: Pick<EventDeliveryView, 'origin' | 'recovered'>): string | null {
+  if (delivery.recovered) return 'Recovery';
+  if (delivery.origin === 'resend') return 'Resend';
+  if (delivery.origin === 'test') return 'Test';
+  return null;
+}
+
+/**
+ * What became of one delivery of an event to one endpoint (issue 31 item 1), and when: the event
+ * page lists them per endpoint ("Not sent: the endpoint was disabled", "Cancelled: the endpoint
+ * was disabled", "Delivered", …), each after its source when queued by a recovery or by hand.
+ */
+export function deliveryState(delivery: Pick<EventDeliveryView, 'status' | 'attempts' | 'created_at' | 'completed_at'>): { label: string; at: string; ok: boolean } {
+  const closed = delivery.completed_at ?? delivery.created_at;
+  const states: Record<EventDeliveryView['status'], { label: string; at: string; ok: boolean }> = {
+    skipped: { label: 'Not sent: the endpoint was disabled', at: closed, ok: false },
+    cancelled: { label: 'Cancelled: the endpoint was disabled', at: closed, ok: false },
+    failed: { label: 'Failed; retries ended', at: closed, ok: false },
+    succeeded: { label: 'Delivered', at: closed, ok: true },
+    pending: { label: delivery.attempts > 0 ? 'Failing, will retry' : 'Queued', at: delivery.created_at, ok: delivery.attempts === 0 },
+  };
+  return states[delivery.status];
 }

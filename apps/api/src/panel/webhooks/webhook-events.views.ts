@@ -5,7 +5,7 @@ import { mayManageWebhooks } from '../panel-roles';
 import type { PanelContext } from '../session/panel-context';
 import type { EventLogFilterInput } from './event-log-filters';
 import { describedBy, fieldError, type FieldProblem, problemSummary, timeRangeFields } from '../ui/form-parts';
-import { attemptOrigin, attemptResultHtml } from './attempt-labels';
+import { attemptOrigin, attemptResultHtml, deliverySource, deliveryState } from './attempt-labels';
 import { type PanelView, postButton, timeHtml } from '../ui/layout';
 
 export const EVENT_LOG = panelPath('webhook-events');
@@ -15,6 +15,7 @@ const OUTCOMES: Record<EventOutcome, { label: string; className: string; help: s
   delivered: { label: 'Delivered', className: 'ok', help: 'every endpoint answered 2xx' },
   pending: { label: 'Pending', className: 'muted', help: 'queued, not attempted yet' },
   failing: { label: 'Failing', className: 'bad', help: 'an attempt failed; it is retried' },
+  not_sent: { label: 'Not sent', className: 'bad', help: 'an endpoint was disabled when the event happened (recover it from the endpoint’s page once it is back)' },
   failed: { label: 'Failed', className: 'bad', help: 'an endpoint never answered 2xx and retries ended (or it was disabled)' },
 };
 
@@ -95,7 +96,7 @@ function eventsTable(events: EventLogEntry[]): Html {
   if (events.length === 0) return html`<p class="empty" id="events-empty">No events match these filters.</p>`;
   const rows = events.map(
     (e) => html`<tr>
-<td data-label="Queued">${timeHtml(e.created_at)}</td>
+<td data-label="Time">${timeHtml(e.created_at)}</td>
 <td data-label="Event type" class="nowrap"><code>${e.event_type}</code></td>
 <td data-label="Event ID"><a href="${eventPath(e.event_id)}"><code>${e.event_id}</code></a></td>
 <td data-label="Outcome">${outcomeHtml(e.outcome)}</td>
@@ -103,7 +104,7 @@ function eventsTable(events: EventLogEntry[]): Html {
 </tr>`,
   );
   return html`<div class="table-wrap"><table class="responsive" id="events"><caption>Events, newest first</caption>
-<thead><tr><th scope="col">Queued</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Outcome</th><th scope="col">Endpoints</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">Event type</th><th scope="col">Event ID</th><th scope="col">Outcome</th><th scope="col">Endpoints</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
@@ -115,7 +116,7 @@ export function eventLogView(context: PanelContext, model: EventLogModel): Panel
     title: failed ? 'Error: webhook event log' : 'Webhook event log',
     body: html`<p class="breadcrumb"><a href="${panelPath('webhooks')}">Settings · Webhooks</a></p>
 <h1>Webhook event log</h1>
-<p>Your company's events of the last ${String(model.retentionDays)} days that were queued for one of your webhook endpoints, newest first, with what became of their delivery. Open an event to see its payload and every attempt${mayManageWebhooks(context.user.role) ? ', and to send it again' : ''}.</p>
+<p>Your company's events of the last ${String(model.retentionDays)} days of the types your webhook endpoints subscribe to, newest first, each at the time it happened, with what became of its delivery (also those not sent while an endpoint was disabled). Open an event to see its payload and every attempt${mayManageWebhooks(context.user.role) ? ', and to send it again' : ''}.</p>
 ${problemSummary(model.problems)}
 ${searchForm(model)}
 ${filterForm(model)}
@@ -149,6 +150,16 @@ function attemptsTable(endpoint: EventEndpointView, attempts: EventAttemptView[]
 <tbody>${rows}</tbody></table></div>`;
 }
 
+/** Each delivery of the event to the endpoint, oldest first, with what became of it and when. */
+function deliveryStates(endpoint: EventEndpointView): Html {
+  const items = endpoint.deliveries.map((delivery) => {
+    const state = deliveryState(delivery);
+    const source = deliverySource(delivery);
+    return html`<li>${source ? html`${source}, queued ${timeHtml(delivery.created_at)}: ` : html``}<span class="status ${state.ok ? 'ok' : 'bad'}">${state.label}</span> ${timeHtml(state.at)}</li>`;
+  });
+  return html`<ul class="deliveries">${items}</ul>`;
+}
+
 function endpointSection(context: PanelContext, event: WebhookEventView, endpoint: EventEndpointView, index: number): Html {
   const manage = mayManageWebhooks(context.user.role);
   const resends = endpoint.deliveries.filter((d) => d.origin === 'resend').length;
@@ -162,6 +173,7 @@ function endpointSection(context: PanelContext, event: WebhookEventView, endpoin
   return html`<section class="card" aria-labelledby="endpoint-${String(index)}-title">
 <h3 id="endpoint-${String(index)}-title"><a href="${panelPath('webhooks', endpoint.endpoint_id)}"><code>${endpoint.url}</code></a></h3>
 <dl class="summary"><dt>Outcome</dt><dd>${outcomeHtml(endpoint.outcome)}${endpoint.enabled ? html`` : html` <span class="status bad">Endpoint disabled</span>`}</dd>
+<dt>Deliveries</dt><dd>${deliveryStates(endpoint)}</dd>
 <dt>Sent by hand</dt><dd>${resends === 0 ? 'never' : `${resends} time${resends === 1 ? '' : 's'}`}</dd></dl>
 ${attemptsTable(endpoint, endpoint.attempts)}
 ${action}
