@@ -86,7 +86,7 @@ ORDER BY coalesce(w.event_at, w.created_at) ASC, w.id ASC OFFSET $8 - 1 LIMIT 1;
 
 -- webhook-event-log.eventDeliveries (tenant: $1 is the caller's account)
 SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,
-      d.recovered, d.created_at, d.completed_at
+      d.recovered, d.created_at, coalesce(d.event_at, d.created_at) AS listed_at, d.completed_at
  FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = $1
 WHERE d.account_id = $1 AND d.event_id = $2
 ORDER BY e.url, e.id, d.created_at, d.id;

@@ -260,6 +260,9 @@ describe('webhook recovery after an outage: every missed event once, nothing twi
     expect(listedIn(outage.text)).toEqual([...missed].reverse());
     const recovered = await admin.agent.get(`/panel/webhook-events/${missed[0]}/`).expect(200);
     expect(recovered.text).toContain('Not sent: the endpoint was disabled');
+    // The page gives the event's time (20 minutes ago), not the recovery's.
+    const shown = Date.parse(/<dt>Time<\/dt><dd><time datetime="([^"]+)"/.exec(recovered.text)?.[1] ?? '');
+    expect(Math.abs(Date.now() - 20 * 60_000 - shown)).toBeLessThan(60_000);
     expect(recovered.text).toMatch(/Recovery, queued <time[^>]*>[^<]+<\/time>: <span class="status (ok|bad)">(Queued|Delivered|Failing, will retry)</);
     const now = await admin.agent.get(`/panel/webhook-events/?from=${minute(4)}`).expect(200);
     for (const id of missed) expect(now.text).not.toContain(id);

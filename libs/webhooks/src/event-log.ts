@@ -86,7 +86,8 @@ export interface EventEndpointView {
 export interface WebhookEventView {
   event_id: string;
   event_type: string;
-  first_queued_at: string;
+  /** The event's time: where the log lists it (its first delivery's listed time; a recovery's row carries its event's). */
+  at: string;
   outcome: EventOutcome;
   /** The body as delivered (UTF-8 text), or null once deleted after WEBHOOK_RETENTION_DAYS. */
   payload: string | null;
@@ -163,12 +164,12 @@ export class WebhookEventLog {
         delivery_status: a.delivery_status,
       });
     }
-    const first = deliveries.reduce((a, b) => (b.created_at < a.created_at ? b : a));
+    const first = deliveries.reduce((a, b) => (b.listed_at < a.listed_at ? b : a));
     const views = [...endpoints.values()];
     return {
       event_id: eventId,
       event_type: first.event_type,
-      first_queued_at: first.created_at.toISOString(),
+      at: first.listed_at.toISOString(),
       outcome: worstOutcome(views.map((v) => v.outcome)),
       payload: body ? body.toString('utf8') : null,
       endpoints: views,

@@ -87,7 +87,7 @@ export const WEBHOOK_EVENT_LOG_QUERIES = defineQueries({
     newerScanFrontier: SCAN_FRONTIER('newer'),
     eventDeliveries: `
       SELECT d.id, d.endpoint_id, e.url AS endpoint_url, e.enabled AS endpoint_enabled, d.event_type, d.origin, d.status, d.attempts,
-             d.recovered, d.created_at, d.completed_at
+             d.recovered, d.created_at, coalesce(d.event_at, d.created_at) AS listed_at, d.completed_at
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.account_id = $1
        WHERE d.account_id = $1 AND d.event_id = $2
        ORDER BY e.url, e.id, d.created_at, d.id`,

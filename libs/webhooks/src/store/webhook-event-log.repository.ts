@@ -71,6 +71,8 @@ export interface EventDeliveryRow {
   /** Queued by a recovery after an outage. */
   recovered: boolean;
   created_at: Date;
+  /** Where the log lists it: its event's time for a recovery's row, else when it was queued. */
+  listed_at: Date;
   completed_at: Date | null;
 }
 

@@ -188,7 +188,7 @@ export function eventDetailView(context: PanelContext, event: WebhookEventView):
 <h1>Event <code>${event.event_id}</code></h1>
 <div class="card"><dl class="summary">
 <dt>Type</dt><dd><code>${event.event_type}</code></dd>
-<dt>First queued</dt><dd>${timeHtml(event.first_queued_at)}</dd>
+<dt>Time</dt><dd>${timeHtml(event.at)}</dd>
 <dt>Outcome</dt><dd>${outcomeHtml(event.outcome)}</dd>
 <dt>Endpoints</dt><dd>${String(event.endpoints.length)}</dd>
 </dl></div>
