@@ -59,6 +59,94 @@ SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
   ) c
 ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING;
 
+-- webhook-maintenance.resendMatching (tenant: $1 is the caller's account)
+WITH endpoint AS (
+      SELECT id, events FROM webhook_endpoints WHERE account_id = $1 AND id = $2 AND enabled
+    ),
+    firsts AS (
+      SELECT DISTINCT ON (w.event_id) w.event_id, w.event_type, coalesce(w.event_at, w.created_at) AS at
+        FROM webhook_deliveries w JOIN endpoint e ON e.id = w.endpoint_id
+       WHERE w.account_id = $1 AND w.endpoint_id = $2
+         AND coalesce(w.event_at, w.created_at) >= now() - make_interval(days => $3)
+         AND ($4::text IS NULL OR w.event_type = $4::text)
+         AND ($5::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) >= $5::timestamptz)
+         AND ($6::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) < $6::timestamptz)
+         AND (w.event_type = ANY(e.events) OR w.event_type = 'webhook.test')
+       ORDER BY w.event_id, coalesce(w.event_at, w.created_at), w.id
+    ),
+    candidates AS (
+      SELECT f.event_id, f.event_type, f.at FROM firsts f
+       CROSS JOIN LATERAL (
+         SELECT min(coalesce(x.event_at, x.created_at)) AS first_at, bool_or(x.status = 'pending') AS waiting,
+                CASE WHEN bool_or(x.status = 'succeeded') THEN 'delivered'
+                     WHEN bool_or(x.status = 'pending' AND x.attempts > 0) THEN 'failing'
+                     WHEN bool_or(x.status = 'pending') THEN 'pending'
+                     WHEN bool_or(x.status IN ('failed', 'cancelled')) THEN 'failed'
+                     ELSE 'not_sent' END AS outcome
+           FROM webhook_deliveries x WHERE x.account_id = $1 AND x.event_id = f.event_id AND x.endpoint_id = $2
+       ) o
+       WHERE o.first_at = f.at AND NOT o.waiting AND ($7::text IS NULL OR o.outcome = $7::text)
+    ),
+    chosen AS (
+      SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS body
+        FROM candidates c
+        LEFT JOIN LATERAL (
+          SELECT b.body FROM webhook_deliveries b
+           WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+           ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+        ) sent ON true
+        LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
+       WHERE sent.body IS NOT NULL OR ob.id IS NOT NULL
+       ORDER BY c.at, c.event_id
+       LIMIT $8
+    )
+INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+   placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid, $2, c.event_id, c.event_type, 'resend', c.body, 'pending', now() FROM chosen c;
+
+-- webhook-maintenance.countResendable (tenant: $1 is the caller's account)
+WITH endpoint AS (
+      SELECT id, events FROM webhook_endpoints WHERE account_id = $1 AND id = $2 AND enabled
+    ),
+    firsts AS (
+      SELECT DISTINCT ON (w.event_id) w.event_id, w.event_type, coalesce(w.event_at, w.created_at) AS at
+        FROM webhook_deliveries w JOIN endpoint e ON e.id = w.endpoint_id
+       WHERE w.account_id = $1 AND w.endpoint_id = $2
+         AND coalesce(w.event_at, w.created_at) >= now() - make_interval(days => $3)
+         AND ($4::text IS NULL OR w.event_type = $4::text)
+         AND ($5::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) >= $5::timestamptz)
+         AND ($6::timestamptz IS NULL OR coalesce(w.event_at, w.created_at) < $6::timestamptz)
+         AND (w.event_type = ANY(e.events) OR w.event_type = 'webhook.test')
+       ORDER BY w.event_id, coalesce(w.event_at, w.created_at), w.id
+    ),
+    candidates AS (
+      SELECT f.event_id, f.event_type, f.at FROM firsts f
+       CROSS JOIN LATERAL (
+         SELECT min(coalesce(x.event_at, x.created_at)) AS first_at, bool_or(x.status = 'pending') AS waiting,
+                CASE WHEN bool_or(x.status = 'succeeded') THEN 'delivered'
+                     WHEN bool_or(x.status = 'pending' AND x.attempts > 0) THEN 'failing'
+                     WHEN bool_or(x.status = 'pending') THEN 'pending'
+                     WHEN bool_or(x.status IN ('failed', 'cancelled')) THEN 'failed'
+                     ELSE 'not_sent' END AS outcome
+           FROM webhook_deliveries x WHERE x.account_id = $1 AND x.event_id = f.event_id AND x.endpoint_id = $2
+       ) o
+       WHERE o.first_at = f.at AND NOT o.waiting AND ($7::text IS NULL OR o.outcome = $7::text)
+    ),
+    chosen AS (
+      SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS body
+        FROM candidates c
+        LEFT JOIN LATERAL (
+          SELECT b.body FROM webhook_deliveries b
+           WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+           ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+        ) sent ON true
+        LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
+       WHERE sent.body IS NOT NULL OR ob.id IS NOT NULL
+       ORDER BY c.at, c.event_id
+       LIMIT $8
+    )
+SELECT count(*)::int AS n FROM chosen;
+
 -- webhook-maintenance.countRecoverable (tenant: $1 is the caller's account)
 WITH endpoint AS (
       SELECT id, events, created_at FROM webhook_endpoints WHERE account_id = $1 AND id = $2 AND enabled

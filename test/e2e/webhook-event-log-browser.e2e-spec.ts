@@ -166,6 +166,18 @@ describe('webhook event log in a real browser: filter, page, open an event, rese
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/outcome=failed/);
     expect(await rowIds()).toEqual([onlySecond[1]]);
+    // Bulk resend (issue 31 item 4): the listed events, to the chosen endpoint, once each.
+    const bulk = page.locator('#bulk-resend');
+    expect(await bulk.getAttribute('data-count')).toBe('1');
+    await shot('07-bulk-resend-offered');
+    await bulk.getByRole('button', { name: 'Resend 1 event to this endpoint' }).click();
+    await see(page.locator('.flash'), 'The listed events were queued to be sent again to the endpoint, once each.');
+    expect(new URL(page.url()).searchParams.get('endpoint')).toBe(second);
+    expect(await dataSource.query(`SELECT event_id, status FROM webhook_deliveries WHERE endpoint_id = $1 AND origin = 'resend'`, [second])).toEqual([{ event_id: onlySecond[1], status: 'pending' }]);
+    // Pending there now: not "failed" any more, and nothing left to resend under this filter.
+    expect(await rowIds()).toEqual([]);
+    expect(await bulk.getAttribute('data-count')).toBe('0');
+    await shot('08-bulk-resend-queued');
     // The whole log still says the shared event failed (its worst endpoint).
     await page.goto(`${base}/panel/webhook-events/?type=alarm.resolved`);
     expect(await page.locator('#events tbody tr').filter({ hasText: both }).locator('[data-label="Outcome"]').textContent()).toBe('Failed');

@@ -8,6 +8,7 @@ export * from './dns-resolver';
 export * from './retention';
 export * from './health';
 export * from './recovery';
+export * from './bulk-resend';
 export * from './history-pruning';
 export * from './delivery-queue';
 export * from './event-log';

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import { CredentialsService } from '@app/domain';
-import { WebhookEndpointsService, WebhookEventLog, WebhookRecovery } from '@app/webhooks';
+import { WebhookEndpointsService, WebhookEventLog, WebhookBulkResend, WebhookRecovery } from '@app/webhooks';
 import { APP_CONFIG } from '../config/config.module';
 import { PanelAuditLogController } from './audit/panel-audit-log.controller';
 import { PanelCredentialsController } from './credentials/panel-credentials.controller';
@@ -65,6 +65,12 @@ import { TwoWayPaginator } from '../common/paginator';
           dnsTimeoutMs: config.webhookDnsTimeoutMs,
           maxEndpointsPerAccount: config.webhookMaxEndpointsPerAccount,
         }),
+    },
+    {
+      provide: WebhookBulkResend,
+      inject: [getDataSourceToken(), APP_CONFIG],
+      useFactory: (dataSource: DataSource, config: AppConfig) =>
+        new WebhookBulkResend(dataSource, { maxEvents: config.webhookRecoveryMaxEvents, retentionDays: config.webhookRetentionDays }),
     },
     {
       provide: WebhookRecovery,

@@ -35,6 +35,57 @@ const RECOVERABLE_CANDIDATES = `WITH endpoint AS (
 const RECOVERABLE = `EXISTS (SELECT 1 FROM outbox_events o WHERE o.id = c.event_id AND o.account_id = $1)
                 OR EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL)`;
 
+/** Where the event log lists a delivery: its event's time (a recovery's row), else when it was queued. */
+const LISTED = (row: string): string => `coalesce(${row}.event_at, ${row}.created_at)`;
+
+/**
+ * The events a bulk resend of endpoint $2 of account $1 may queue (issue 31 item 4): those the
+ * event log lists for that endpoint under the filters — $3 WEBHOOK_RETENTION_DAYS, $4 type, [$5, $6)
+ * the event's listed time at the endpoint (its first delivery there), $7 its outcome there (NULL:
+ * any) — of a type the endpoint (enabled) subscribes to or the test event, none of them already
+ * waiting to be sent to it, whose bytes are still stored; oldest first, at most $8.
+ */
+const RESENDABLE = `WITH endpoint AS (
+            SELECT id, events FROM webhook_endpoints WHERE account_id = $1 AND id = $2 AND enabled
+          ),
+          firsts AS (
+            SELECT DISTINCT ON (w.event_id) w.event_id, w.event_type, ${LISTED('w')} AS at
+              FROM webhook_deliveries w JOIN endpoint e ON e.id = w.endpoint_id
+             WHERE w.account_id = $1 AND w.endpoint_id = $2
+               AND ${LISTED('w')} >= now() - make_interval(days => $3)
+               AND ($4::text IS NULL OR w.event_type = $4::text)
+               AND ($5::timestamptz IS NULL OR ${LISTED('w')} >= $5::timestamptz)
+               AND ($6::timestamptz IS NULL OR ${LISTED('w')} < $6::timestamptz)
+               AND (w.event_type = ANY(e.events) OR w.event_type = 'webhook.test')
+             ORDER BY w.event_id, ${LISTED('w')}, w.id
+          ),
+          candidates AS (
+            SELECT f.event_id, f.event_type, f.at FROM firsts f
+             CROSS JOIN LATERAL (
+               SELECT min(${LISTED('x')}) AS first_at, bool_or(x.status = 'pending') AS waiting,
+                      CASE WHEN bool_or(x.status = 'succeeded') THEN 'delivered'
+                           WHEN bool_or(x.status = 'pending' AND x.attempts > 0) THEN 'failing'
+                           WHEN bool_or(x.status = 'pending') THEN 'pending'
+                           WHEN bool_or(x.status IN ('failed', 'cancelled')) THEN 'failed'
+                           ELSE 'not_sent' END AS outcome
+                 FROM webhook_deliveries x WHERE x.account_id = $1 AND x.event_id = f.event_id AND x.endpoint_id = $2
+             ) o
+             WHERE o.first_at = f.at AND NOT o.waiting AND ($7::text IS NULL OR o.outcome = $7::text)
+          ),
+          chosen AS (
+            SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS body
+              FROM candidates c
+              LEFT JOIN LATERAL (
+                SELECT b.body FROM webhook_deliveries b
+                 WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+                 ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+              ) sent ON true
+              LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
+             WHERE sent.body IS NOT NULL OR ob.id IS NOT NULL
+             ORDER BY c.at, c.event_id
+             LIMIT $8
+          )`;
+
 /** Housekeeping (bounded history) and recovery after an outage (webhook-maintenance.repository.ts): they write the tables of the other two owners of the group. */
 export const WEBHOOK_MAINTENANCE_QUERIES = defineQueries({
   owner: 'webhook-maintenance',
@@ -82,6 +133,14 @@ export const WEBHOOK_MAINTENANCE_QUERIES = defineQueries({
             LEFT JOIN outbox_events o ON sent.body IS NULL AND o.id = c.event_id AND o.account_id = $1
         ) c
       ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING`,
+    // Bulk resend from the event log (RESENDABLE): a `resend` delivery, due now, per chosen event.
+    resendMatching: `
+      ${RESENDABLE}
+      INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+      SELECT $1, ${UUID_V7}, $2, c.event_id, c.event_type, 'resend', c.body, 'pending', now() FROM chosen c`,
+    countResendable: `
+      ${RESENDABLE}
+      SELECT count(*)::int AS n FROM chosen`,
     // What recoverDeliveries would queue now from [$3, $5), counted up to $4 (the panel's preview: "24 events will be sent again").
     countRecoverable: `
       ${RECOVERABLE_CANDIDATES}

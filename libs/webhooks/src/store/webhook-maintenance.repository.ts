@@ -1,5 +1,6 @@
 import { sql, type Db } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
+import type { EventLogFilter } from '../delivery-records';
 import { HEALTH_STATS_KEPT_HOURS } from '../health';
 import { ATTEMPTS_KEPT_PER_ENDPOINT } from '../retention';
 import { WEBHOOK_MAINTENANCE_QUERIES as Q } from './webhook-maintenance.queries';
@@ -50,4 +51,31 @@ export function queueRecoveredDeliveries(db: Db, accountId: AccountId, endpointI
 /** How many events `queueRecoveredDeliveries` would queue now from [from, to), counted up to `limit`. */
 export async function countRecoverableEvents(db: Db, accountId: AccountId, endpointId: string, from: Date, to: Date, limit: number): Promise<number> {
   return (await sql.first<{ n: number }>(db, Q.countRecoverable, [accountId, endpointId, from, limit, to]))?.n ?? 0;
+}
+
+// ---- Bulk resend from the event log (bulk-resend.ts) ---------------------------------------------
+
+const resendParameters = (accountId: AccountId, endpointId: string, retentionDays: number, filter: EventLogFilter, limit: number): [AccountId, ...unknown[]] => [
+  accountId,
+  endpointId,
+  retentionDays,
+  filter.type,
+  filter.from,
+  filter.to,
+  filter.outcome,
+  limit,
+];
+
+/**
+ * Queues a `resend` delivery to the endpoint for each event the log lists for it under `filter`
+ * (at most `limit`, oldest first; none already waiting to be sent to it); returns how many. Run it
+ * after `lockEndpointForRecovery` in the same transaction.
+ */
+export function queueResends(db: Db, accountId: AccountId, endpointId: string, retentionDays: number, filter: EventLogFilter, limit: number): Promise<number> {
+  return sql.count(db, Q.resendMatching, resendParameters(accountId, endpointId, retentionDays, filter, limit));
+}
+
+/** How many events `queueResends` would queue now, counted up to `limit`. */
+export async function countResendable(db: Db, accountId: AccountId, endpointId: string, retentionDays: number, filter: EventLogFilter, limit: number): Promise<number> {
+  return (await sql.first<{ n: number }>(db, Q.countResendable, resendParameters(accountId, endpointId, retentionDays, filter, limit)))?.n ?? 0;
 }

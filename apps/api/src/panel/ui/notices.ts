@@ -23,6 +23,12 @@ export const NOTICES = {
   event_not_found: { error: true, text: 'That event no longer exists.' },
   signature_format_saved: { error: false, text: 'The signature format was saved; the next delivery attempt uses it. The signing secret is unchanged.' },
   signature_format_invalid: { error: true, text: 'Choose one of the signature formats listed. Nothing was changed.' },
+  bulk_resend_queued: { error: false, text: 'The listed events were queued to be sent again to the endpoint, once each. Their attempts appear on the endpoint’s page.' },
+  bulk_resend_partial: {
+    error: false,
+    text: 'The oldest of the listed events were queued to be sent again, as many as one resend sends. Resend again to queue the rest.',
+  },
+  bulk_resend_none: { error: true, text: 'No listed event could be sent again: each is already waiting to be sent to the endpoint, or its content is no longer stored.' },
   event_expired: { error: true, text: 'That event is older than the retention period: its content is no longer stored, so it cannot be sent again.' },
 } as const;
 

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from 
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { UUID_PATTERN, BY_TIME_AND_UUID, type TimeAndId } from '@app/vocabulary';
-import { WebhookEndpointsService, WebhookEventLog, WebhookNotFoundError, WebhookStateError } from '@app/webhooks';
+import { WebhookBulkResend, WebhookEndpointsService, WebhookEventLog, WebhookNotFoundError, WebhookStateError, type WebhookBulkResendCount } from '@app/webhooks';
 import { AccountLimit } from '../../common/rate-limits/rate-limits';
 import { InvalidCursorError } from '../../common/paging';
 import { TwoWayPaginator } from '../../common/paginator';
@@ -15,8 +15,9 @@ import { formText, type FieldProblem } from '../ui/form-parts';
 import { redirectTo, withNotice } from '../ui/layout';
 import { noticeFrom, type NoticeCode } from '../ui/notices';
 import { PanelPages } from '../ui/panel-pages';
-import { eventDetailView, eventLogView, eventPath, type EventLogModel } from './webhook-events.views';
-import { parseEventLogFilter } from './event-log-filters';
+import { EVENT_LOG, eventDetailView, eventLogView, eventPath, type EventLogModel } from './webhook-events.views';
+import { parseEventLogFilter, type EventLogFilterInput } from './event-log-filters';
+import { mayManageWebhooks } from '../panel-roles';
 
 /** Events per page of the log. */
 export const EVENT_LOG_PAGE_SIZE = 25;
@@ -40,14 +41,16 @@ export class PanelWebhookEventsController {
     private readonly endpoints: WebhookEndpointsService,
     private readonly paginator: TwoWayPaginator,
     private readonly pages: PanelPages,
+    private readonly bulk: WebhookBulkResend,
   ) {}
 
   @Get()
   async list(@Panel() panel: PanelContext, @Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
-    const endpoints = (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url }));
+    const endpoints = (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url, enabled: e.status === 'enabled' }));
     const { input, filter, problems } = parseEventLogFilter(query, endpoints.map((e) => e.id));
     const model: EventLogModel = {
       endpoints,
+      bulk: null,
       input,
       search: formText(query.event_id).trim(),
       problems,
@@ -69,15 +72,45 @@ export class PanelWebhookEventsController {
       return this.pages.send(response, panel, eventLogView(panel, { ...model, problems: [BAD_CURSOR] }));
     }
     const found = await this.log.list(panel.account.id, filter, { after: page.after, limit: page.limit + 1, newer: page.backward });
+    // With one endpoint chosen, administrators and managers may send the listed events to it again.
+    let bulk: WebhookBulkResendCount | null = null;
+    if (filter.endpoint && mayManageWebhooks(panel.user.role)) bulk = await this.bulk.preview(panel.account.id, filter.endpoint, filter);
     const shown = this.paginator.finish(request, page, found.entries, (row) => row.position, found.frontier?.position ?? null);
     // A page cut short by the scan budget says how far it looked (its last event is not the end).
     const searchedTo = found.frontier && found.entries.length <= page.limit ? found.frontier.at : null;
     this.pages.send(
       response,
       panel,
-      eventLogView(panel, { ...model, events: shown.rows, newer: shown.previous, older: shown.next, paged: page.after !== null, searchedTo, searchedNewer: page.backward }),
+      eventLogView(panel, { ...model, bulk, events: shown.rows, newer: shown.previous, older: shown.next, paged: page.after !== null, searchedTo, searchedNewer: page.backward }),
       noticeFrom(query.notice),
     );
+  }
+
+  /**
+   * Bulk resend (issue 31 item 4): the events the log lists under the posted filters, which must
+   * name one endpoint, are queued to it again (WebhookBulkResend); one action against the
+   * company's hourly budget of test events, resends and recoveries. Back to the same filtered log.
+   */
+  @Post('resend')
+  @PanelSession(...WEBHOOK_ROLES)
+  @AccountLimit('webhook-test-per-account')
+  async resendListed(@Panel() panel: PanelContext, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    const endpoints = (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url, enabled: e.status === 'enabled' }));
+    const { input, filter, problems } = parseEventLogFilter(body, endpoints.map((e) => e.id));
+    if (!filter.endpoint && problems.length === 0) problems.push({ field: 'endpoint', message: 'Choose the endpoint to send the listed events to.' });
+    if (problems.length > 0) {
+      const model: EventLogModel = { endpoints, bulk: null, input, search: '', problems, events: null, newer: null, older: null, paged: false, searchedTo: null, searchedNewer: false, retentionDays: this.log.options.retentionDays };
+      return this.pages.send(response, panel, eventLogView(panel, model));
+    }
+    let notice: NoticeCode;
+    try {
+      const result = await this.bulk.resend(panel.account.id, filter.endpoint as string, filter);
+      notice = result.queued === 0 ? 'bulk_resend_none' : result.more ? 'bulk_resend_partial' : 'bulk_resend_queued';
+    } catch (error) {
+      if (!(error instanceof WebhookStateError)) throw error;
+      notice = error.code;
+    }
+    redirectTo(response, `${EVENT_LOG}?${filterQuery(input)}&notice=${notice}`);
   }
 
   @Get(':event_id')
@@ -122,4 +155,9 @@ export class PanelWebhookEventsController {
     }
     redirectTo(response, eventPath(id));
   }
+}
+
+/** The filters as a query string, to show the same list again. */
+function filterQuery(input: EventLogFilterInput): string {
+  return new URLSearchParams(Object.entries(input).filter(([, value]) => value !== '')).toString();
 }

@@ -1,4 +1,4 @@
-import { EVENT_LOG_TYPES, type EventAttemptView, type EventEndpointView, type EventLogEntry, type EventOutcome, EVENT_OUTCOMES, type WebhookEventView } from '@app/webhooks';
+import { EVENT_LOG_TYPES, type WebhookBulkResendCount, type EventAttemptView, type EventEndpointView, type EventLogEntry, type EventOutcome, EVENT_OUTCOMES, type WebhookEventView } from '@app/webhooks';
 import { html, type Html } from '../../common/html';
 import { panelPath } from '../panel-paths';
 import { mayManageWebhooks } from '../panel-roles';
@@ -42,7 +42,9 @@ export interface EventLogModel {
   searchedNewer: boolean;
   retentionDays: number;
   /** The company's endpoints, for the endpoint filter. */
-  endpoints: ReadonlyArray<{ id: string; url: string }>;
+  endpoints: ReadonlyArray<{ id: string; url: string; enabled: boolean }>;
+  /** With one endpoint chosen, for administrators and managers: what a bulk resend would queue now. */
+  bulk: WebhookBulkResendCount | null;
   status?: number;
 }
 
@@ -65,6 +67,25 @@ ${timeRangeFields(input, problems)}
 <p class="hint" id="outcome-hint">${EVENT_OUTCOMES.map((o, i) => html`${i > 0 ? '; ' : ''}<strong>${OUTCOMES[o].label}</strong>: ${OUTCOMES[o].help}`)}. An event sent to several endpoints shows the worst of them; with an endpoint chosen, its outcome there.</p>
 <div class="actions"><button type="submit">Apply filters</button><a href="${EVENT_LOG}">Clear filters</a></div>
 </form>`;
+}
+
+/** "Resend N events to this endpoint" under the filters (issue 31 item 4). */
+function bulkResendForm(context: PanelContext, model: EventLogModel): Html {
+  const endpoint = model.endpoints.find((e) => e.id === model.input.endpoint.toLowerCase());
+  if (!model.bulk || !endpoint) return html``;
+  if (!endpoint.enabled) {
+    return html`<p class="card" id="bulk-resend">This endpoint is disabled: <a href="${panelPath('webhooks', endpoint.id)}">re-enable it</a> to send the listed events to it again.</p>`;
+  }
+  const { count, limit, more } = model.bulk;
+  if (count === 0) {
+    return html`<p class="card" id="bulk-resend" data-count="0">No event listed here can be sent again to <code>${endpoint.url}</code>: each is already waiting to be sent to it, or its content is no longer stored.</p>`;
+  }
+  const events = `${count} event${count === 1 ? '' : 's'}`;
+  const fields = Object.fromEntries(Object.entries(model.input).filter(([, value]) => value !== ''));
+  return html`<div class="card" id="bulk-resend" data-count="${String(count)}">
+<p id="bulk-resend-help">Sends ${more ? html`the oldest ${String(limit)} of the events` : html`the ${events}`} listed by these filters to <code>${endpoint.url}</code> again, once each, oldest first${more ? html` (one resend sends at most ${String(limit)}; resend again for the rest)` : html``}. Events already waiting to be sent to it are left out. It counts as one resend against your company’s hourly limit.</p>
+${postButton(context, panelPath('webhook-events', 'resend'), `Resend ${events} to this endpoint`, { className: 'secondary', fields, describedBy: 'bulk-resend-help' })}
+</div>`;
 }
 
 function searchForm(model: EventLogModel): Html {
@@ -120,6 +141,7 @@ export function eventLogView(context: PanelContext, model: EventLogModel): Panel
 ${problemSummary(model.problems)}
 ${searchForm(model)}
 ${filterForm(model)}
+${bulkResendForm(context, model)}
 ${model.events === null ? html`` : html`${pager(model)}${partialNote(model)}${eventsTable(model.events)}${pager(model)}`}`,
   };
 }
