@@ -25,7 +25,7 @@ describe('webhook event log: bulk resend of the filtered events to one endpoint'
     receiver.script('/bulk', [], { status: 400 }); // refused: each delivery fails for good at once
     const hook = await harness.endpoint('/bulk', ['alarm.created'], accountId);
     const other = await harness.endpoint('/bulk-other', ['alarm.created'], accountId);
-    const events = [];
+    const events: string[] = [];
     for (let i = 0; i < 3; i++) events.push((await harness.publish(accountId)).id);
     for (const id of events) await harness.settled(hook.id, id);
     for (const id of events) await harness.settled(other.id, id);

@@ -154,6 +154,26 @@ describe('webhook delivery health in the panel (Chromium)', () => {
     await expect(table.locator('tbody tr').count()).resolves.toBe(attempts.length);
     await expect(table.locator('tbody tr').first().locator('[data-label="Failed"]').textContent()).resolves.toBe(String(attempts[attempts.length - 1].failed));
 
+    // Issue 31 item 5: the last hour per minute — the same five attempts, each in its minute.
+    const perMinute: Array<{ minute: Date; succeeded: number; failed: number }> = await dataSource.query(
+      `SELECT date_trunc('minute', attempted_at, 'UTC') AS minute, count(*) FILTER (WHERE outcome = 'succeeded')::int AS succeeded,
+              count(*) FILTER (WHERE outcome <> 'succeeded')::int AS failed
+         FROM webhook_attempts WHERE endpoint_id = $1 GROUP BY 1 ORDER BY 1`,
+      [endpointId],
+    );
+    const hourChart = page.locator('#health-1h');
+    await expect(hourChart.getAttribute('data-minutes')).resolves.toBe('60');
+    await expect(hourChart.getAttribute('data-attempts')).resolves.toBe('5');
+    const minutes = await hourChart.locator('g.minute').evaluateAll((groups) =>
+      groups.map((g) => ({ minute: g.getAttribute('data-minute'), succeeded: g.getAttribute('data-succeeded'), failed: g.getAttribute('data-failed') })),
+    );
+    expect(minutes).toHaveLength(60);
+    for (const expected of perMinute) {
+      expect(minutes.find((m) => m.minute === expected.minute.toISOString())).toEqual({ minute: expected.minute.toISOString(), succeeded: String(expected.succeeded), failed: String(expected.failed) });
+    }
+    await expect(page.getByRole('img', { name: 'Delivery attempts and latency per minute, last hour' }).count()).resolves.toBe(1);
+    await hourChart.screenshot({ path: `${ARTIFACTS}/webhook-health-last-hour.png` });
+
     await page.locator('#health').screenshot({ path: `${ARTIFACTS}/webhook-health.png` });
     expectPng(`${ARTIFACTS}/webhook-health.png`);
     await page.screenshot({ path: `${ARTIFACTS}/webhook-health-page.png`, fullPage: true });

@@ -22,6 +22,7 @@ import {
 } from './endpoints.types';
 import { encryptSecret, generateSigningSecret } from './secret-box';
 import { WebhookDnsResolver } from './dns-resolver';
+import { ATTEMPTS_KEPT_PER_ENDPOINT } from './retention';
 import { endpointHealth, type EndpointHealth, HEALTH_LONG_HOURS, HEALTH_SHORT_HOURS, type HealthTotals, successTotals, windowStart } from './health';
 import { assertPublicTarget, parseWebhookUrl, WebhookTargetError } from './target-policy';
 import { cancelPendingDeliveries, insertDelivery } from './store/webhook-deliveries.repository';
@@ -254,10 +255,14 @@ export class WebhookEndpointsService {
     }));
   }
 
-  /** Delivery health of the endpoint: attempts and latency per hour of the last 24 hours and 7 days. */
+  /** Delivery health of the endpoint: attempts and latency per minute of the last hour (attempt log) and per hour of the last 24 hours and 7 days (rollup). */
   async health(accountId: AccountId, endpointId: string, now = new Date()): Promise<EndpointHealth> {
     await this.find(this.dataSource, accountId, endpointId);
-    return endpointHealth(await listHourlyStats(this.dataSource, accountId, endpointId, windowStart(now, HEALTH_LONG_HOURS)), now);
+    const [rows, attempts] = await Promise.all([
+      listHourlyStats(this.dataSource, accountId, endpointId, windowStart(now, HEALTH_LONG_HOURS)),
+      listAttempts(this.dataSource, accountId, endpointId, ATTEMPTS_KEPT_PER_ENDPOINT),
+    ]);
+    return endpointHealth(rows, now, { attempts, logFull: attempts.length >= ATTEMPTS_KEPT_PER_ENDPOINT });
   }
 
   /** Every endpoint's attempts of the last 24 hours (the current hour and the 23 before), by endpoint id. */

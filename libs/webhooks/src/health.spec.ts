@@ -1,4 +1,4 @@
-import { endpointHealth, healthSeries, latencyPercentile, LATENCY_BUCKET_BOUNDS_MS, successTotals, windowStart } from './health';
+import { endpointHealth, exactPercentile, healthSeries, latencyPercentile, LATENCY_BUCKET_BOUNDS_MS, minuteSeries, successTotals, windowStart } from './health';
 
 const buckets = (counts: Record<number, number>): number[] => Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, i) => counts[i] ?? 0);
 const NOW = new Date('2026-11-26T10:17:00Z');
@@ -39,5 +39,52 @@ describe('delivery health', () => {
 
   it('has no success rate without attempts', () => {
     expect(successTotals(0, 0)).toEqual({ attempts: 0, succeeded: 0, failed: 0, success_rate: null });
+  });
+});
+
+describe('delivery health of the last hour, per minute (issue 31 item 5)', () => {
+  const at = (iso: string, outcome: string, duration_ms: number) => ({ attempted_at: new Date(iso), outcome, duration_ms });
+
+  it('counts each minute of the last 60 from the attempt log, with exact percentiles', () => {
+    const series = minuteSeries(
+      [
+        at('2026-11-26T10:17:30Z', 'succeeded', 40),
+        at('2026-11-26T10:17:05Z', 'succeeded', 20),
+        at('2026-11-26T10:12:59Z', 'retry', 10_000),
+        at('2026-11-26T10:12:00Z', 'failed', 300),
+        at('2026-11-26T09:18:00Z', 'succeeded', 5), // the first minute of the window
+        at('2026-11-26T09:17:59Z', 'succeeded', 5), // before it: not counted
+      ],
+      NOW,
+      false,
+    );
+    expect(series.minutes).toHaveLength(60);
+    expect(series.minutes[0]).toEqual({ minute: '2026-11-26T09:18:00.000Z', succeeded: 1, failed: 0, p50_ms: 5, p99_ms: 5 });
+    expect(series.minutes[59]).toEqual({ minute: '2026-11-26T10:17:00.000Z', succeeded: 2, failed: 0, p50_ms: 20, p99_ms: 40 });
+    expect(series.minutes[54]).toEqual({ minute: '2026-11-26T10:12:00.000Z', succeeded: 0, failed: 2, p50_ms: 300, p99_ms: 10_000 });
+    expect(series.minutes[30]).toEqual({ minute: '2026-11-26T09:48:00.000Z', succeeded: 0, failed: 0, p50_ms: null, p99_ms: null });
+    expect(series.totals).toEqual(successTotals(3, 2));
+    expect([series.p50_ms, series.p99_ms]).toEqual([40, 10_000]);
+    expect(series.covered_from).toBeNull();
+  });
+
+  it('says where a full attempt log begins when it does not reach back an hour', () => {
+    const recent = [at('2026-11-26T10:16:00Z', 'succeeded', 9), at('2026-11-26T10:01:30Z', 'succeeded', 9)];
+    expect(minuteSeries(recent, NOW, true).covered_from).toBe('2026-11-26T10:01:30.000Z');
+    expect(minuteSeries(recent, NOW, false).covered_from).toBeNull();
+    // A full log that reaches back past the hour covers it.
+    expect(minuteSeries([...recent, at('2026-11-26T08:00:00Z', 'failed', 1)], NOW, true).covered_from).toBeNull();
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    expect(exactPercentile([], 0.5)).toBeNull();
+    expect(exactPercentile([7], 0.99)).toBe(7);
+    expect(exactPercentile([1, 2, 3, 4], 0.5)).toBe(2);
+    expect(exactPercentile(Array.from({ length: 100 }, (_, i) => i + 1), 0.99)).toBe(99);
+  });
+
+  it('is part of an endpoint\'s health', () => {
+    expect(endpointHealth([], NOW, { attempts: [at('2026-11-26T10:17:01Z', 'succeeded', 12)], logFull: false }).last_hour.totals.attempts).toBe(1);
+    expect(endpointHealth([], NOW).last_hour.minutes.every((m) => m.succeeded + m.failed === 0)).toBe(true);
   });
 });

@@ -19,6 +19,10 @@ export const HEALTH_LONG_HOURS = 7 * 24;
 export const HEALTH_STATS_KEPT_HOURS = 8 * 24;
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+/** Minutes of the last-hour chart (the current minute included). */
+export const HEALTH_MINUTES = 60;
 
 /** One row of the rollup. */
 export interface HourlyStatsRow {
@@ -53,9 +57,43 @@ export interface HealthSeries {
   p99_ms: number | null;
 }
 
+/** One minute of the last-hour chart (ISO minute start); exact percentiles of its attempts, null without any. */
+export interface HealthMinute {
+  minute: string;
+  succeeded: number;
+  failed: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+}
+
+/**
+ * The last hour per minute (issue 31 item 5), from the attempt log: a short outage is a sliver of
+ * an hourly bar, here it is minutes wide. The log keeps an endpoint's newest
+ * ATTEMPTS_KEPT_PER_ENDPOINT attempts, which covers the hour of any endpoint with fewer attempts an
+ * hour; for a busier one `covered_from` says where the kept attempts begin (earlier minutes are
+ * unknown, not empty). No per-minute rollup is written: the delivery path pays nothing for it.
+ */
+export interface MinuteSeries {
+  minutes: HealthMinute[];
+  totals: HealthTotals;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  /** Null: the whole hour is known. Else the oldest kept attempt: minutes before it are unknown. */
+  covered_from: string | null;
+}
+
+/** What the minute series needs of an attempt of the log. */
+export interface AttemptSample {
+  attempted_at: Date;
+  outcome: string;
+  duration_ms: number;
+}
+
 export interface EndpointHealth {
   /** When the series were computed (the last hour is the current, partial one). */
   as_of: string;
+  /** The last 60 minutes, the current one included. */
+  last_hour: MinuteSeries;
   last_24_hours: HealthSeries;
   last_7_days: HealthSeries;
 }
@@ -129,10 +167,57 @@ export function healthSeries(rows: readonly HourlyStatsRow[], now: Date, hours: 
   };
 }
 
-/** The health of one endpoint from its rollup rows of the last 7 days. */
-export function endpointHealth(rows: readonly HourlyStatsRow[], now: Date): EndpointHealth {
+/** The nearest-rank `quantile` of durations sorted ascending; null for none. */
+export function exactPercentile(sorted: readonly number[], quantile: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(1, Math.ceil(quantile * sorted.length)) - 1];
+}
+
+/**
+ * Every minute of the last hour, oldest first, from the attempt log's newest attempts. `logFull`:
+ * the log held as many attempts as it keeps, so attempts older than its oldest may be gone.
+ */
+export function minuteSeries(attempts: readonly AttemptSample[], now: Date, logFull: boolean): MinuteSeries {
+  const first = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS - (HEALTH_MINUTES - 1) * MINUTE_MS;
+  const durations: number[][] = Array.from({ length: HEALTH_MINUTES }, () => []);
+  const succeeded = new Array<number>(HEALTH_MINUTES).fill(0);
+  const failed = new Array<number>(HEALTH_MINUTES).fill(0);
+  let oldest = Infinity;
+  for (const attempt of attempts) {
+    const at = attempt.attempted_at.getTime();
+    oldest = Math.min(oldest, at);
+    const index = Math.floor((at - first) / MINUTE_MS);
+    if (index < 0 || index >= HEALTH_MINUTES) continue;
+    durations[index].push(attempt.duration_ms);
+    if (attempt.outcome === 'succeeded') succeeded[index] += 1;
+    else failed[index] += 1;
+  }
+  const sorted = (list: number[]): number[] => [...list].sort((a, b) => a - b);
+  const minutes = durations.map((list, i) => {
+    const ordered = sorted(list);
+    return {
+      minute: new Date(first + i * MINUTE_MS).toISOString(),
+      succeeded: succeeded[i],
+      failed: failed[i],
+      p50_ms: exactPercentile(ordered, 0.5),
+      p99_ms: exactPercentile(ordered, 0.99),
+    };
+  });
+  const all = sorted(durations.flat());
+  return {
+    minutes,
+    totals: successTotals(succeeded.reduce((a, b) => a + b, 0), failed.reduce((a, b) => a + b, 0)),
+    p50_ms: exactPercentile(all, 0.5),
+    p99_ms: exactPercentile(all, 0.99),
+    covered_from: logFull && oldest > first ? new Date(oldest).toISOString() : null,
+  };
+}
+
+/** The health of one endpoint from its rollup rows of the last 7 days and its attempt log. */
+export function endpointHealth(rows: readonly HourlyStatsRow[], now: Date, recent: { attempts: readonly AttemptSample[]; logFull: boolean } = { attempts: [], logFull: false }): EndpointHealth {
   return {
     as_of: now.toISOString(),
+    last_hour: minuteSeries(recent.attempts, now, recent.logFull),
     last_24_hours: healthSeries(rows, now, HEALTH_SHORT_HOURS),
     last_7_days: healthSeries(rows, now, HEALTH_LONG_HOURS),
   };

@@ -1,5 +1,5 @@
 import type { WebhookEndpointView } from '@app/webhooks';
-import { healthSeries, LATENCY_BUCKET_BOUNDS_MS } from '@app/webhooks/health';
+import { healthSeries, LATENCY_BUCKET_BOUNDS_MS, minuteSeries } from '@app/webhooks/health';
 import { endpointHealthSection, healthChartSvg, percentText, successRateHtml, successRateText } from './webhook-health.views';
 
 const buckets = (counts: Record<number, number>): number[] => Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, i) => counts[i] ?? 0);
@@ -61,10 +61,15 @@ describe('delivery health views', () => {
       disabled_at: '2026-11-26T09:30:00.000Z', disabled_reason: 'disabled automatically after 20 consecutive failed attempts (last: HTTP 500)',
       secret_rotated_at: null, created_at: '2026-11-20T00:00:00.000Z', updated_at: '2026-11-26T09:30:00.000Z',
     } as WebhookEndpointView;
-    const section = endpointHealthSection(endpoint, { as_of: NOW.toISOString(), last_24_hours: healthSeries(ROWS, NOW, 24), last_7_days: healthSeries(ROWS, NOW, 168) }).value;
+    const lastHour = minuteSeries([{ attempted_at: new Date('2026-11-26T10:12:20Z'), outcome: 'failed', duration_ms: 120 }], NOW, false);
+    const section = endpointHealthSection(endpoint, { as_of: NOW.toISOString(), last_hour: lastHour, last_24_hours: healthSeries(ROWS, NOW, 24), last_7_days: healthSeries(ROWS, NOW, 168) }).value;
     expect(section).toContain('<span class="status bad">Disabled</span> since <time datetime="2026-11-26T09:30:00.000Z">');
     expect(section).toContain('(last: HTTP 500) · 20 failed attempts in a row so far.');
-    expect(section.match(/<details class="health-details"><summary>/g)).toHaveLength(2);
+    expect(section.match(/<details class="health-details"><summary>/g)).toHaveLength(3);
+    expect(section).toContain('<td data-label="Minute"><time datetime="2026-11-26T10:12:00.000Z">2026-11-26 10:12 UTC</time></td>');
+    // The 24 hours come first (the top of a phone's screen), then the last hour, then the week.
+    expect(section.indexOf('id="health-24h"')).toBeLessThan(section.indexOf('id="health-1h"'));
+    expect(section.indexOf('id="health-1h"')).toBeLessThan(section.indexOf('id="health-7d"'));
     expect(section).toContain('<td data-label="Hour"><time datetime="2026-11-26T10:00:00.000Z">2026-11-26 10:00 UTC</time></td>\n<td data-label="Succeeded">1,532</td>');
   });
 
@@ -74,5 +79,20 @@ describe('delivery health views', () => {
     expect(successRateText({ attempts: 1, succeeded: 1, failed: 0, success_rate: 1 })).toBe('100.0 % of 1 attempt');
     expect(successRateText(undefined)).toBe('no attempts');
     expect(successRateHtml(undefined).value).toContain('class="success-rate muted"');
+  });
+
+  it('draws the last hour per minute, labelled every 10 minutes, and shades minutes the attempt log no longer holds', () => {
+    const attempts = [
+      { attempted_at: new Date('2026-11-26T10:16:10Z'), outcome: 'succeeded', duration_ms: 30 },
+      { attempted_at: new Date('2026-11-26T10:05:10Z'), outcome: 'retry', duration_ms: 10_000 },
+    ];
+    const svg = healthChartSvg(minuteSeries(attempts, NOW, true), { id: 'h1', title: 'Last hour' }).value;
+    expect(svg).toContain('data-minutes="60"');
+    expect(svg).toContain('<g class="minute" data-minute="2026-11-26T10:16:00.000Z" data-succeeded="1" data-failed="0" data-p50="30" data-p99="30">');
+    expect(svg).toContain('<g class="minute" data-minute="2026-11-26T10:05:00.000Z" data-succeeded="0" data-failed="1" data-p50="10000" data-p99="10000">');
+    expect([...svg.matchAll(/<text x="[\d.]+" y="\d+" text-anchor="middle">(\d\d:\d\d)<\/text>/g)].map((m) => m[1])).toEqual(['09:20', '09:30', '09:40', '09:50', '10:00', '10:10']);
+    // The log was full and begins at 10:05:10: the 47 minutes before (09:18–10:04) are shaded "not kept".
+    expect(svg).toContain('<g class="not-kept" data-minutes="47">');
+    expect(svg).toContain('attempts before 2026-11-26 10:05 UTC are not counted');
   });
 });

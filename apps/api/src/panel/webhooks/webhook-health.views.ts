@@ -1,4 +1,4 @@
-import type { EndpointHealth, HealthHour, HealthSeries, HealthTotals, WebhookEndpointView } from '@app/webhooks';
+import type { EndpointHealth, HealthSeries, HealthTotals, MinuteSeries, WebhookEndpointView } from '@app/webhooks';
 import { html, type Html } from '../../common/html';
 import { timeHtml } from '../ui/layout';
 
@@ -54,16 +54,44 @@ function niceMax(n: number): number {
 
 const hourLabel = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-function seriesSummary(series: HealthSeries): string {
-  const t = series.totals;
-  if (t.attempts === 0) return 'No delivery attempts in this period.';
-  return `${count(t.attempts)} attempts: ${count(t.succeeded)} succeeded, ${count(t.failed)} failed (${percentText(t.success_rate ?? 0)} succeeded). Latency p50 ${latencyText(series.p50_ms)}, p99 ${latencyText(series.p99_ms)}.`;
+/** One bar of a chart: an hour of the rollup or a minute of the attempt log. */
+interface ChartBucket {
+  at: string;
+  succeeded: number;
+  failed: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
 }
 
-/** Which hours get an x-axis label: every 6 hours over a day, every midnight over a week. */
-function labelled(hours: HealthHour[], index: number): string | null {
-  const iso = hours[index].hour;
-  if (hours.length <= 24) return Number(iso.slice(11, 13)) % 6 === 0 ? iso.slice(11, 16) : null;
+/** What a chart draws, whichever the period: hours (24 h, 7 days) or minutes (the last hour). */
+interface ChartSeries {
+  unit: 'hour' | 'minute';
+  buckets: ChartBucket[];
+  totals: HealthTotals;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  /** Minutes before this are not in the attempt log any more (unknown, not empty). */
+  coveredFrom: string | null;
+}
+
+function chartSeries(series: HealthSeries | MinuteSeries): ChartSeries {
+  const { totals, p50_ms, p99_ms } = series;
+  if ('hours' in series) return { unit: 'hour', buckets: series.hours.map(({ hour, ...rest }) => ({ at: hour, ...rest })), totals, p50_ms, p99_ms, coveredFrom: null };
+  return { unit: 'minute', buckets: series.minutes.map(({ minute, ...rest }) => ({ at: minute, ...rest })), totals, p50_ms, p99_ms, coveredFrom: series.covered_from };
+}
+
+function seriesSummary(series: ChartSeries): string {
+  const t = series.totals;
+  const unknown = series.coveredFrom ? ` The attempt log keeps the last 100 attempts: attempts before ${hourLabel(series.coveredFrom)} are not counted.` : '';
+  if (t.attempts === 0) return `No delivery attempts in this period.${unknown}`;
+  return `${count(t.attempts)} attempts: ${count(t.succeeded)} succeeded, ${count(t.failed)} failed (${percentText(t.success_rate ?? 0)} succeeded). Latency p50 ${latencyText(series.p50_ms)}, p99 ${latencyText(series.p99_ms)}.${unknown}`;
+}
+
+/** Which bars get an x-axis label: every 10 minutes over an hour, every 6 hours over a day, every midnight over a week. */
+function labelled(series: ChartSeries, index: number): string | null {
+  const iso = series.buckets[index].at;
+  if (series.unit === 'minute') return Number(iso.slice(14, 16)) % 10 === 0 ? iso.slice(11, 16) : null;
+  if (series.buckets.length <= 24) return Number(iso.slice(11, 13)) % 6 === 0 ? iso.slice(11, 16) : null;
   return iso.slice(11, 13) === '00' ? iso.slice(5, 10) : null;
 }
 
@@ -89,8 +117,10 @@ function legend(y: number): Html {
  * failed on top) and p50/p99 latency per hour as lines, with axes, a legend and a title and
  * description for assistive technology (which reaches the figures through the table beside it).
  */
-export function healthChartSvg(series: HealthSeries, options: { id: string; title: string }): Html {
-  const hours = series.hours;
+export function healthChartSvg(period: HealthSeries | MinuteSeries, options: { id: string; title: string }): Html {
+  const series = chartSeries(period);
+  const hours = series.buckets;
+  const unit = series.unit;
   const slot = PLOT_WIDTH / Math.max(1, hours.length);
   const barWidth = Math.max(1, slot * 0.8);
   const attemptsMax = niceMax(Math.max(0, ...hours.map((h) => h.succeeded + h.failed)));
@@ -108,13 +138,13 @@ export function healthChartSvg(series: HealthSeries, options: { id: string; titl
     // A segment is at least MIN_SEGMENT high, so a few failures next to many successes still show.
     const okTop = BARS_TOP + BARS_HEIGHT - segmentHeight(h.succeeded);
     const failTop = okTop - segmentHeight(h.failed);
-    const tip = `${hourLabel(h.hour)}: ${count(h.succeeded)} succeeded, ${count(h.failed)} failed; p50 ${latencyText(h.p50_ms)}, p99 ${latencyText(h.p99_ms)}`;
-    return html`<g class="hour" data-hour="${h.hour}" data-succeeded="${h.succeeded}" data-failed="${h.failed}" data-p50="${h.p50_ms ?? ''}" data-p99="${h.p99_ms ?? ''}"><title>${tip}</title>${
+    const tip = `${hourLabel(h.at)}: ${count(h.succeeded)} succeeded, ${count(h.failed)} failed; p50 ${latencyText(h.p50_ms)}, p99 ${latencyText(h.p99_ms)}`;
+    return html`<g class="${unit}" data-${unit}="${h.at}" data-succeeded="${h.succeeded}" data-failed="${h.failed}" data-p50="${h.p50_ms ?? ''}" data-p99="${h.p99_ms ?? ''}"><title>${tip}</title>${
       h.succeeded > 0 ? html`<rect class="succeeded" x="${x}" y="${fixed(okTop)}" width="${fixed(barWidth)}" height="${fixed(BARS_TOP + BARS_HEIGHT - okTop)}" fill="${COLOURS.succeeded}"/>` : html``
     }${h.failed > 0 ? html`<rect class="failed" x="${x}" y="${fixed(failTop)}" width="${fixed(barWidth)}" height="${fixed(okTop - failTop)}" fill="${COLOURS.failed}"/>` : html``}</g>`;
   });
 
-  const line = (pick: (h: HealthHour) => number | null, colour: string, name: string, dashed: boolean): Html => {
+  const line = (pick: (h: ChartBucket) => number | null, colour: string, name: string, dashed: boolean): Html => {
     // Hours without attempts break the line; a lone hour is a short line across its bar (a dot is lost at a chart's edge).
     const runs: Array<Array<[number, number]>> = [[]];
     hours.forEach((h, i) => {
@@ -130,16 +160,23 @@ export function healthChartSvg(series: HealthSeries, options: { id: string; titl
   };
 
   const xLabels = hours.map((_, i) => {
-    const label = labelled(hours, i);
+    const label = labelled(series, i);
     return label === null ? html`` : html`<text x="${fixed(LEFT + i * slot)}" y="${HEIGHT - 6}" text-anchor="middle">${label}</text>`;
   });
-  const xTicks = hours.map((_, i) => (labelled(hours, i) === null ? html`` : html`<line x1="${fixed(LEFT + i * slot)}" y1="${BARS_TOP}" x2="${fixed(LEFT + i * slot)}" y2="${LATENCY_TOP + LATENCY_HEIGHT}" stroke="${COLOURS.grid}"/>`));
+  const xTicks = hours.map((_, i) => (labelled(series, i) === null ? html`` : html`<line x1="${fixed(LEFT + i * slot)}" y1="${BARS_TOP}" x2="${fixed(LEFT + i * slot)}" y2="${LATENCY_TOP + LATENCY_HEIGHT}" stroke="${COLOURS.grid}"/>`));
   const latencyAxisLabel = latencyMax >= 1000 ? `${fixed(latencyMax / 1000)} s` : `${latencyMax} ms`;
+  // Minutes older than the attempt log reaches: shaded, "not kept", rather than drawn as empty.
+  const unknownSlots = series.coveredFrom ? Math.max(0, Math.min(hours.length, Math.floor((Date.parse(series.coveredFrom) - Date.parse(hours[0].at)) / 60_000))) : 0;
+  const unknown =
+    unknownSlots === 0
+      ? html``
+      : html`<g class="not-kept" data-minutes="${unknownSlots}"><rect x="${LEFT}" y="${BARS_TOP}" width="${fixed(unknownSlots * slot)}" height="${LATENCY_TOP + LATENCY_HEIGHT - BARS_TOP}" fill="#f1f5f9"/><text x="${fixed(LEFT + (unknownSlots * slot) / 2)}" y="${BARS_TOP + BARS_HEIGHT / 2}" text-anchor="middle" font-size="12" fill="${COLOURS.axis}">not kept</text></g>`;
 
-  return html`<svg class="health-chart" id="${options.id}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-labelledby="${options.id}-title ${options.id}-desc" data-hours="${hours.length}" data-attempts="${series.totals.attempts}" data-succeeded="${series.totals.succeeded}" data-failed="${series.totals.failed}" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg class="health-chart" id="${options.id}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-labelledby="${options.id}-title ${options.id}-desc" data-${unit}s="${hours.length}" data-attempts="${series.totals.attempts}" data-succeeded="${series.totals.succeeded}" data-failed="${series.totals.failed}" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
 <title id="${options.id}-title">${options.title}</title>
-<desc id="${options.id}-desc">${seriesSummary(series)} Bars: attempts per hour, succeeded and failed. Lines: p50 and p99 attempt latency per hour (upper bounds of log-spaced buckets).</desc>
+<desc id="${options.id}-desc">${seriesSummary(series)} Bars: attempts per ${unit}, succeeded and failed. Lines: p50 and p99 attempt latency per ${unit}${unit === 'hour' ? ' (upper bounds of log-spaced buckets)' : ''}.</desc>
 ${legend(16)}
+${unknown}
 <g class="grid" aria-hidden="true">${xTicks}
 <line x1="${LEFT}" y1="${BARS_TOP + BARS_HEIGHT}" x2="${WIDTH - RIGHT}" y2="${BARS_TOP + BARS_HEIGHT}" stroke="${COLOURS.axis}"/>
 <line x1="${LEFT}" y1="${LATENCY_TOP + LATENCY_HEIGHT}" x2="${WIDTH - RIGHT}" y2="${LATENCY_TOP + LATENCY_HEIGHT}" stroke="${COLOURS.axis}"/>
@@ -162,15 +199,16 @@ ${line((h) => h.p99_ms, COLOURS.p99, 'p99', true)}
 </svg>`;
 }
 
-/** The same figures as the chart, hours with attempts only (newest first). */
-function healthTable(series: HealthSeries, caption: string): Html {
-  const rows = series.hours.filter((h) => h.succeeded + h.failed > 0).reverse();
+/** The same figures as the chart, hours (or minutes) with attempts only (newest first). */
+function healthTable(series: ChartSeries, caption: string): Html {
+  const rows = series.buckets.filter((h) => h.succeeded + h.failed > 0).reverse();
   if (rows.length === 0) return html`<p class="empty">No delivery attempts in this period.</p>`;
+  const unit = series.unit === 'hour' ? 'Hour' : 'Minute';
   return html`<div class="table-wrap"><table class="responsive"><caption>${caption}</caption>
-<thead><tr><th scope="col">Hour</th><th scope="col">Succeeded</th><th scope="col">Failed</th><th scope="col">p50 latency</th><th scope="col">p99 latency</th></tr></thead>
+<thead><tr><th scope="col">${unit}</th><th scope="col">Succeeded</th><th scope="col">Failed</th><th scope="col">p50 latency</th><th scope="col">p99 latency</th></tr></thead>
 <tbody>${rows.map(
     (h) => html`<tr>
-<td data-label="Hour"><time datetime="${h.hour}">${hourLabel(h.hour)}</time></td>
+<td data-label="${unit}"><time datetime="${h.at}">${hourLabel(h.at)}</time></td>
 <td data-label="Succeeded">${count(h.succeeded)}</td>
 <td data-label="Failed">${count(h.failed)}</td>
 <td data-label="p50 latency">${latencyText(h.p50_ms)}</td>
@@ -179,13 +217,14 @@ function healthTable(series: HealthSeries, caption: string): Html {
   )}</tbody></table></div>`;
 }
 
-function period(series: HealthSeries, id: string, heading: string): Html {
+function period(data: HealthSeries | MinuteSeries, id: string, heading: string): Html {
+  const series = chartSeries(data);
   return html`<section class="health-period" aria-labelledby="${id}-heading">
 <h3 id="${id}-heading">${heading}</h3>
 <p class="health-summary" id="${id}-summary">${seriesSummary(series)}</p>
-<figure class="health-figure">${healthChartSvg(series, { id, title: `Delivery attempts and latency per hour, ${heading.toLowerCase()}` })}</figure>
-<details class="health-details"><summary>Figures per hour (table)</summary>
-${healthTable(series, `${heading}: hours with attempts, newest first`)}
+<figure class="health-figure">${healthChartSvg(data, { id, title: `Delivery attempts and latency per ${series.unit}, ${heading.toLowerCase()}` })}</figure>
+<details class="health-details"><summary>Figures per ${series.unit} (table)</summary>
+${healthTable(series, `${heading}: ${series.unit}s with attempts, newest first`)}
 </details>
 </section>`;
 }
@@ -205,6 +244,8 @@ export function endpointHealthSection(endpoint: WebhookEndpointView, health: End
 ${stateHtml(endpoint)}
 ${period(health.last_24_hours, 'health-24h', 'Last 24 hours')}
 <p class="hint">Every delivery attempt counts, retries included; an attempt fails when the receiver does not answer with a 2xx status in time. Latency is the time from the start of an attempt to the receiver's answer (or the error), shown as the upper bound of its bucket (10, 25, 50, 100, 250, 500 ms, 1, 2.5, 5, 10 s). Hours are UTC; the last one is the current hour so far. As of ${timeHtml(health.as_of)}.</p>
+${period(health.last_hour, 'health-1h', 'Last hour')}
+<p class="hint">Per minute, from the attempt log (the last 100 attempts): a short outage shows minutes wide here; latency is exact.</p>
 ${period(health.last_7_days, 'health-7d', 'Last 7 days')}
 </section>`;
 }
