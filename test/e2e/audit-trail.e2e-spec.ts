@@ -87,6 +87,7 @@ const ROUTE_RESOURCES: Record<string, string[]> = {
   'POST /panel/credentials/': ['api_credential', 'api_credential_account'],
   'POST /panel/credentials/:credential_id/revoke/': ['api_credential'],
   'POST /panel/webhook-events/:event_id/resend/': ['webhook_delivery'],
+  'POST /panel/webhook-events/resend/': ['webhook_delivery'],
   'POST /panel/webhooks/': ['webhook_endpoint'],
   'POST /panel/webhooks/:endpoint_id/enable/': ['webhook_endpoint'],
   'POST /panel/webhooks/:endpoint_id/recover/': ['webhook_delivery'],

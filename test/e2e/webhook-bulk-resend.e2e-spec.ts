@@ -53,6 +53,15 @@ describe('webhook event log: bulk resend of the filtered events to one endpoint'
     const queued = await dataSource.query(`SELECT event_id, origin, status FROM webhook_deliveries WHERE endpoint_id = $1 AND origin = 'resend' ORDER BY event_id`, [hook.id]);
     expect(queued.map((d: { event_id: string }) => d.event_id)).toEqual([...events].sort());
     expect(queued.every((d: { status: string }) => d.status === 'pending')).toBe(true);
+    // Each queued resend is in the audit trail, by the person who asked, from this route.
+    const audited = await dataSource.query(
+      `SELECT actor_type, action, resource_id FROM audit_events WHERE account_id = $1 AND resource_type = 'webhook_delivery' AND action = 'POST /panel/webhook-events/resend/'`,
+      [accountId],
+    );
+    expect(audited.map((a: { resource_id: string }) => a.resource_id).sort()).toEqual(
+      (await dataSource.query(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND origin = 'resend'`, [hook.id])).map((d: { id: string }) => d.id).sort(),
+    );
+    expect(new Set(audited.map((a: { actor_type: string }) => a.actor_type))).toEqual(new Set(['panel_user']));
     // The other endpoint of the company got nothing.
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND origin = 'resend'`, [other.id])).toEqual([{ n: 0 }]);
 
