@@ -16,7 +16,7 @@ WHERE a.account_id = $1 AND a.endpoint_id = $2 AND a.outcome <> 'succeeded'
 -- webhook-maintenance.recoverDeliveries (tenant: $1 is the caller's account)
 INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, recovered, event_at)
 SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-   placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid, $2, c.event_id, c.event_type, c.origin, c.body, 'pending', now(), true, c.at
+   placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid, $2, c.event_id, c.event_type, c.origin, c.stored_body, 'pending', now(), true, c.at
   FROM (
     WITH endpoint AS (
       SELECT id, events, created_at FROM webhook_endpoints WHERE account_id = $1 AND id = $2 AND enabled
@@ -48,14 +48,14 @@ SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
        ORDER BY c.at, c.event_id
        LIMIT $4
     )
-    SELECT c.event_id, c.event_type, c.origin, c.at, coalesce(sent.body, convert_to(o.envelope::text, 'UTF8')) AS body
+    SELECT c.event_id, c.event_type, c.origin, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS stored_body
       FROM chosen c
       LEFT JOIN LATERAL (
         SELECT b.body FROM webhook_deliveries b
          WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
          ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
       ) sent ON true
-      LEFT JOIN outbox_events o ON sent.body IS NULL AND o.id = c.event_id AND o.account_id = $1
+      LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
   ) c
 ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING;
 
@@ -88,21 +88,21 @@ WITH endpoint AS (
        WHERE o.first_at = f.at AND NOT o.waiting AND ($7::text IS NULL OR o.outcome = $7::text)
     ),
     chosen AS (
-      SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS body
+      SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS stored_body
         FROM candidates c
-        LEFT JOIN LATERAL (
-          SELECT b.body FROM webhook_deliveries b
-           WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
-           ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
-        ) sent ON true
-        LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
+      LEFT JOIN LATERAL (
+        SELECT b.body FROM webhook_deliveries b
+         WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+         ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+      ) sent ON true
+      LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
        WHERE sent.body IS NOT NULL OR ob.id IS NOT NULL
        ORDER BY c.at, c.event_id
        LIMIT $8
     )
 INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
 SELECT $1, encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-   placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid, $2, c.event_id, c.event_type, 'resend', c.body, 'pending', now() FROM chosen c;
+   placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid, $2, c.event_id, c.event_type, 'resend', c.stored_body, 'pending', now() FROM chosen c;
 
 -- webhook-maintenance.countResendable (tenant: $1 is the caller's account)
 WITH endpoint AS (
@@ -133,14 +133,14 @@ WITH endpoint AS (
        WHERE o.first_at = f.at AND NOT o.waiting AND ($7::text IS NULL OR o.outcome = $7::text)
     ),
     chosen AS (
-      SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS body
+      SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS stored_body
         FROM candidates c
-        LEFT JOIN LATERAL (
-          SELECT b.body FROM webhook_deliveries b
-           WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
-           ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
-        ) sent ON true
-        LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
+      LEFT JOIN LATERAL (
+        SELECT b.body FROM webhook_deliveries b
+         WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+         ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+      ) sent ON true
+      LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
        WHERE sent.body IS NOT NULL OR ob.id IS NOT NULL
        ORDER BY c.at, c.event_id
        LIMIT $8

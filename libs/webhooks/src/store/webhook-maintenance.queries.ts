@@ -35,6 +35,19 @@ const RECOVERABLE_CANDIDATES = `WITH endpoint AS (
 const RECOVERABLE = `EXISTS (SELECT 1 FROM outbox_events o WHERE o.id = c.event_id AND o.account_id = $1)
                 OR EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL)`;
 
+/**
+ * The bytes to send event `c.event_id` again to endpoint $2 of account $1 (recovery, bulk resend):
+ * those already sent for it (to this endpoint first), else its outbox envelope; `stored_body` is
+ * NULL when neither is kept any more.
+ */
+const STORED_BODY = `coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS stored_body`;
+const STORED_BODY_JOINS = `LEFT JOIN LATERAL (
+              SELECT b.body FROM webhook_deliveries b
+               WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
+               ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
+            ) sent ON true
+            LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1`;
+
 /** Where the event log lists a delivery: its event's time (a recovery's row), else when it was queued. */
 const LISTED = (row: string): string => `coalesce(${row}.event_at, ${row}.created_at)`;
 
@@ -73,14 +86,9 @@ const RESENDABLE = `WITH endpoint AS (
              WHERE o.first_at = f.at AND NOT o.waiting AND ($7::text IS NULL OR o.outcome = $7::text)
           ),
           chosen AS (
-            SELECT c.event_id, c.event_type, c.at, coalesce(sent.body, convert_to(ob.envelope::text, 'UTF8')) AS body
+            SELECT c.event_id, c.event_type, c.at, ${STORED_BODY}
               FROM candidates c
-              LEFT JOIN LATERAL (
-                SELECT b.body FROM webhook_deliveries b
-                 WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
-                 ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
-              ) sent ON true
-              LEFT JOIN outbox_events ob ON sent.body IS NULL AND ob.id = c.event_id AND ob.account_id = $1
+            ${STORED_BODY_JOINS}
              WHERE sent.body IS NOT NULL OR ob.id IS NOT NULL
              ORDER BY c.at, c.event_id
              LIMIT $8
@@ -114,7 +122,7 @@ export const WEBHOOK_MAINTENANCE_QUERIES = defineQueries({
     // `recovered` (the attempt log's origin) and carries its event's time (`event_at`: where the event log lists it).
     recoverDeliveries: `
       INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, recovered, event_at)
-      SELECT $1, ${UUID_V7}, $2, c.event_id, c.event_type, c.origin, c.body, 'pending', now(), true, c.at
+      SELECT $1, ${UUID_V7}, $2, c.event_id, c.event_type, c.origin, c.stored_body, 'pending', now(), true, c.at
         FROM (
           ${RECOVERABLE_CANDIDATES},
           chosen AS (
@@ -123,21 +131,16 @@ export const WEBHOOK_MAINTENANCE_QUERIES = defineQueries({
              ORDER BY c.at, c.event_id
              LIMIT $4
           )
-          SELECT c.event_id, c.event_type, c.origin, c.at, coalesce(sent.body, convert_to(o.envelope::text, 'UTF8')) AS body
+          SELECT c.event_id, c.event_type, c.origin, c.at, ${STORED_BODY}
             FROM chosen c
-            LEFT JOIN LATERAL (
-              SELECT b.body FROM webhook_deliveries b
-               WHERE b.account_id = $1 AND b.event_id = c.event_id AND b.body IS NOT NULL
-               ORDER BY (b.endpoint_id = $2) DESC, b.created_at LIMIT 1
-            ) sent ON true
-            LEFT JOIN outbox_events o ON sent.body IS NULL AND o.id = c.event_id AND o.account_id = $1
+            ${STORED_BODY_JOINS}
         ) c
       ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING`,
     // Bulk resend from the event log (RESENDABLE): a `resend` delivery, due now, per chosen event.
     resendMatching: `
       ${RESENDABLE}
       INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-      SELECT $1, ${UUID_V7}, $2, c.event_id, c.event_type, 'resend', c.body, 'pending', now() FROM chosen c`,
+      SELECT $1, ${UUID_V7}, $2, c.event_id, c.event_type, 'resend', c.stored_body, 'pending', now() FROM chosen c`,
     countResendable: `
       ${RESENDABLE}
       SELECT count(*)::int AS n FROM chosen`,
