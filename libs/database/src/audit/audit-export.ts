@@ -1,4 +1,4 @@
-import type { AccountId } from '@app/vocabulary';
+import { csvField, type AccountId } from '@app/vocabulary';
 import type { Db } from '../sql';
 import { type AuditEventFilters, type AuditEventRow, listAuditEvents } from './audit.repository';
 
@@ -13,8 +13,7 @@ export const AUDIT_CSV_HEADER = [
  */
 export function auditCsvCell(value: string | null): string {
   if (value === null) return '';
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 }
 
 function csvLine(row: AuditEventRow): string {
