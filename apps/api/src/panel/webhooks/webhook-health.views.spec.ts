@@ -94,5 +94,8 @@ describe('delivery health views', () => {
     // The log was full and begins at 10:05:10: the 47 minutes before (09:18–10:04) are shaded "not kept".
     expect(svg).toContain('<g class="not-kept" data-minutes="47">');
     expect(svg).toContain('attempts before 2026-11-26 10:05 UTC are not counted');
+    // Exact figures from the attempt log, not bucket bounds: no "≤".
+    expect(svg).toContain('Latency p50 30 ms, p99 10 s.');
+    expect(svg).toContain('<title>2026-11-26 10:16 UTC: 1 succeeded, 0 failed; p50 30 ms, p99 30 ms</title>');
   });
 });

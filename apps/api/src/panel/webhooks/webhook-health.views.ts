@@ -40,9 +40,11 @@ export function successRateText(totals: HealthTotals | undefined): string {
   return `${percentText(totals.success_rate)} of ${count(totals.attempts)} attempt${totals.attempts === 1 ? '' : 's'}`;
 }
 
-export function latencyText(ms: number | null): string {
+/** "≤ 250 ms" for an hour's bucket bound; "212 ms" for an exact figure (the minute chart's, from the attempt log). */
+export function latencyText(ms: number | null, exact = false): string {
   if (ms === null) return 'none';
-  return ms >= 1000 ? `≤ ${fixed(ms / 1000)} s` : `≤ ${count(ms)} ms`;
+  const value = ms >= 1000 ? `${fixed(ms / 1000)} s` : `${count(ms)} ms`;
+  return exact ? value : `≤ ${value}`;
 }
 
 /** A round axis maximum at or above `n` (1, 2, 5 × 10^k). */
@@ -84,7 +86,7 @@ function seriesSummary(series: ChartSeries): string {
   const t = series.totals;
   const unknown = series.coveredFrom ? ` The attempt log keeps the last 100 attempts: attempts before ${hourLabel(series.coveredFrom)} are not counted.` : '';
   if (t.attempts === 0) return `No delivery attempts in this period.${unknown}`;
-  return `${count(t.attempts)} attempts: ${count(t.succeeded)} succeeded, ${count(t.failed)} failed (${percentText(t.success_rate ?? 0)} succeeded). Latency p50 ${latencyText(series.p50_ms)}, p99 ${latencyText(series.p99_ms)}.${unknown}`;
+  return `${count(t.attempts)} attempts: ${count(t.succeeded)} succeeded, ${count(t.failed)} failed (${percentText(t.success_rate ?? 0)} succeeded). Latency p50 ${latencyText(series.p50_ms, series.unit === 'minute')}, p99 ${latencyText(series.p99_ms, series.unit === 'minute')}.${unknown}`;
 }
 
 /** Which bars get an x-axis label: every 10 minutes over an hour, every 6 hours over a day, every midnight over a week. */
@@ -138,7 +140,7 @@ export function healthChartSvg(period: HealthSeries | MinuteSeries, options: { i
     // A segment is at least MIN_SEGMENT high, so a few failures next to many successes still show.
     const okTop = BARS_TOP + BARS_HEIGHT - segmentHeight(h.succeeded);
     const failTop = okTop - segmentHeight(h.failed);
-    const tip = `${hourLabel(h.at)}: ${count(h.succeeded)} succeeded, ${count(h.failed)} failed; p50 ${latencyText(h.p50_ms)}, p99 ${latencyText(h.p99_ms)}`;
+    const tip = `${hourLabel(h.at)}: ${count(h.succeeded)} succeeded, ${count(h.failed)} failed; p50 ${latencyText(h.p50_ms, unit === 'minute')}, p99 ${latencyText(h.p99_ms, unit === 'minute')}`;
     return html`<g class="${unit}" data-${unit}="${h.at}" data-succeeded="${h.succeeded}" data-failed="${h.failed}" data-p50="${h.p50_ms ?? ''}" data-p99="${h.p99_ms ?? ''}"><title>${tip}</title>${
       h.succeeded > 0 ? html`<rect class="succeeded" x="${x}" y="${fixed(okTop)}" width="${fixed(barWidth)}" height="${fixed(BARS_TOP + BARS_HEIGHT - okTop)}" fill="${COLOURS.succeeded}"/>` : html``
     }${h.failed > 0 ? html`<rect class="failed" x="${x}" y="${fixed(failTop)}" width="${fixed(barWidth)}" height="${fixed(okTop - failTop)}" fill="${COLOURS.failed}"/>` : html``}</g>`;
@@ -211,8 +213,8 @@ function healthTable(series: ChartSeries, caption: string): Html {
 <td data-label="${unit}"><time datetime="${h.at}">${hourLabel(h.at)}</time></td>
 <td data-label="Succeeded">${count(h.succeeded)}</td>
 <td data-label="Failed">${count(h.failed)}</td>
-<td data-label="p50 latency">${latencyText(h.p50_ms)}</td>
-<td data-label="p99 latency">${latencyText(h.p99_ms)}</td>
+<td data-label="p50 latency">${latencyText(h.p50_ms, series.unit === 'minute')}</td>
+<td data-label="p99 latency">${latencyText(h.p99_ms, series.unit === 'minute')}</td>
 </tr>`,
   )}</tbody></table></div>`;
 }
