@@ -20,6 +20,17 @@ export function apiNodeFlags(root: string): string[] {
   return [...flags.API_NODE_FLAGS];
 }
 
+/**
+ * The node flags the dispatcher is deployed with (scripts/node-flags.js); BENCH_DISPATCHER_NODE_FLAGS
+ * (space separated, may be empty) overrides them for tuning experiments.
+ */
+export function dispatcherNodeFlags(root: string): string[] {
+  const override = process.env.BENCH_DISPATCHER_NODE_FLAGS;
+  if (override !== undefined) return override.split(' ').filter(Boolean);
+  const flags = createRequire(__filename)(join(root, 'scripts/node-flags.js')) as { DISPATCHER_NODE_FLAGS?: string[] };
+  return [...(flags.DISPATCHER_NODE_FLAGS ?? [])];
+}
+
 export interface ProfileSetup {
   dir: string;
   name: string;
@@ -67,7 +78,7 @@ export const dispatcherBuilt = (root: string): boolean => existsSync(join(root, 
 /** The dispatcher, when built: `node dist/apps/dispatcher/src/main.js` on its own DISPATCHER_PORT. */
 export async function startDispatcher(root: string, env: NodeJS.ProcessEnv, api: AppUnderTest, profile?: ProfileSetup): Promise<ServerProcess> {
   const port = await freePort();
-  const nodeArgs: string[] = [];
+  const nodeArgs: string[] = dispatcherNodeFlags(root);
   if (profile) {
     mkdirSync(profile.dir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`, '--require', join(root, 'dist/bench/support/exit-on-message.js'));
