@@ -10,4 +10,3 @@ export * from './account-id';
 export * from './keyset';
 export * from './error-codes';
 export * from './typed-time';
-export * from './csv';

@@ -1,4 +1,4 @@
-import { csvField, type AccountId } from '@app/vocabulary';
+import type { AccountId } from '@app/vocabulary';
 import type { Db } from '../sql';
 import { type AuditEventFilters, type AuditEventRow, listAuditEvents } from './audit.repository';
 
@@ -13,7 +13,8 @@ export const AUDIT_CSV_HEADER = [
  */
 export function auditCsvCell(value: string | null): string {
   if (value === null) return '';
-  return csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function csvLine(row: AuditEventRow): string {

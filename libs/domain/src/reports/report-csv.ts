@@ -1,10 +1,11 @@
-import { csvField } from '@app/vocabulary';
-
 /** CSV of telemetry points (RFC 4180, CRLF line ends), built line by line. */
 export const POINTS_CSV_HEADER = ['device_id', 'serial_number', 'recorded_at', 'temperature', 'humidity', 'light', 'shock', 'battery', 'latitude', 'longitude'];
 
-// Numbers and device fields, not free text: no formula guard (a negative temperature starts with '-').
-const cell = (value: string | number | null): string => (value === null ? '' : csvField(String(value)));
+const cell = (value: string | number | null): string => {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
 
 export class CsvBuilder {
   private readonly parts: string[] = [];
