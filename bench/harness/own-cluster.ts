@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Cleanup } from './cleanup';
+import { freePort } from './server-process';
 
 /** Where Debian/Ubuntu put PostgreSQL 15's server binaries (BENCH_PG_BIN overrides). */
 export const DEFAULT_PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -43,19 +43,6 @@ export interface OwnCluster {
   /** The postmaster: every process of the cluster is it or one of its children. */
   postmasterPid: number;
   version: string;
-}
-
-/** A TCP port nobody listens on right now at 127.0.0.1 (the kernel's choice). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** postgresql.conf lines for these settings. */
