@@ -1,19 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ZONED_TIMESTAMP_PATTERN } from '@app/vocabulary';
-import { IsBoundedTimestamp } from '../../common/hostile-input';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/paging';
-
-function Timestamp(description: string): PropertyDecorator {
-  const decorators: PropertyDecorator[] = [
-    ApiPropertyOptional({ type: String, format: 'date-time', description }),
-    IsOptional(),
-    IsISO8601({ strict: true }),
-    Matches(ZONED_TIMESTAMP_PATTERN, { message: '$property must be an ISO 8601 timestamp with a time zone' }),
-    IsBoundedTimestamp(),
-  ];
-  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
-}
+import { OptionalZonedTimestamp } from '../../common/validators';
 
 /** Filters of `/audit-events/` (each optional; together they narrow). */
 export class AuditEventQueryDto extends PageQueryDto {
@@ -42,6 +30,6 @@ export class AuditEventQueryDto extends PageQueryDto {
   @MaxLength(200)
   action?: string;
 
-  @Timestamp('Only records at or after this instant.') from?: string;
-  @Timestamp('Only records before this instant.') until?: string;
+  @OptionalZonedTimestamp('Only records at or after this instant.') from?: string;
+  @OptionalZonedTimestamp('Only records before this instant.') until?: string;
 }
