@@ -42,6 +42,7 @@ import {
   lockAccountForRegistration,
   rotateEndpointSecret,
   updateEndpoint,
+  type WebhookAttemptRow,
   type WebhookEndpointRow as EndpointRow,
 } from './store/webhook-endpoints.repository';
 
@@ -238,31 +239,28 @@ export class WebhookEndpointsService {
   async listAttempts(accountId: AccountId, endpointId: string, limit = ATTEMPTS_VISIBLE): Promise<WebhookAttemptView[]> {
     await this.find(this.dataSource, accountId, endpointId);
     const rows = await listAttempts(this.dataSource, accountId, endpointId, Math.max(1, Math.min(limit, ATTEMPTS_VISIBLE)));
-    return rows.map((row) => ({
-      delivery_id: row.id,
-      webhook_delivery_id: row.webhook_delivery_id,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      attempt_number: row.attempt_number,
-      attempted_at: row.attempted_at.toISOString(),
-      outcome: row.outcome,
-      status_code: row.status_code,
-      error: row.error,
-      duration_ms: row.duration_ms,
-      origin: row.origin,
-      recovered: row.recovered === true || row.origin === 'recover',
-      delivery_status: row.delivery_status,
-    }));
+    return rows.map(attemptView);
   }
 
   /** Delivery health of the endpoint: attempts and latency per minute of the last hour (attempt log) and per hour of the last 24 hours and 7 days (rollup). */
   async health(accountId: AccountId, endpointId: string, now = new Date()): Promise<EndpointHealth> {
+    return (await this.attemptsAndHealth(accountId, endpointId, now)).health;
+  }
+
+  /**
+   * The endpoint page's data in one read of the attempt log: its last attempts (newest first, as
+   * `listAttempts`) and its delivery health, whose minute chart is drawn from those same attempts.
+   */
+  async attemptsAndHealth(accountId: AccountId, endpointId: string, now = new Date()): Promise<{ attempts: WebhookAttemptView[]; health: EndpointHealth }> {
     await this.find(this.dataSource, accountId, endpointId);
     const [rows, attempts] = await Promise.all([
       listHourlyStats(this.dataSource, accountId, endpointId, windowStart(now, HEALTH_LONG_HOURS)),
-      listAttempts(this.dataSource, accountId, endpointId, ATTEMPTS_KEPT_PER_ENDPOINT),
+      listAttempts(this.dataSource, accountId, endpointId, Math.max(ATTEMPTS_KEPT_PER_ENDPOINT, ATTEMPTS_VISIBLE)),
     ]);
-    return endpointHealth(rows, now, { attempts, logFull: attempts.length >= ATTEMPTS_KEPT_PER_ENDPOINT });
+    return {
+      attempts: attempts.slice(0, ATTEMPTS_VISIBLE).map(attemptView),
+      health: endpointHealth(rows, now, { attempts, logFull: attempts.length >= ATTEMPTS_KEPT_PER_ENDPOINT }),
+    };
   }
 
   /** Every endpoint's attempts of the last 24 hours (the current hour and the 23 before), by endpoint id. */
@@ -342,4 +340,22 @@ export class WebhookEndpointsService {
     if (description.length > MAX_DESCRIPTION) throw new WebhookInputError('description', `at most ${MAX_DESCRIPTION} characters`);
     return description.trim();
   }
+}
+
+function attemptView(row: WebhookAttemptRow): WebhookAttemptView {
+  return {
+    delivery_id: row.id,
+    webhook_delivery_id: row.webhook_delivery_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    attempt_number: row.attempt_number,
+    attempted_at: row.attempted_at.toISOString(),
+    outcome: row.outcome,
+    status_code: row.status_code,
+    error: row.error,
+    duration_ms: row.duration_ms,
+    origin: row.origin,
+    recovered: row.recovered === true || row.origin === 'recover',
+    delivery_status: row.delivery_status,
+  };
 }

@@ -131,9 +131,8 @@ export class PanelWebhooksController {
     @Query(ATTEMPTS_PAGE_PARAM) page: unknown,
   ): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
-    const [attempts, health, recovery] = await Promise.all([
-      this.endpoints.listAttempts(panel.account.id, endpointId),
-      this.endpoints.health(panel.account.id, endpointId),
+    const [{ attempts, health }, recovery] = await Promise.all([
+      this.endpoints.attemptsAndHealth(panel.account.id, endpointId),
       // Readers get no recovery form: no need to work out its suggestion.
       mayManageWebhooks(panel.user.role) ? this.recoveryForm(panel, endpointId, null) : Promise.resolve(undefined),
     ]);
