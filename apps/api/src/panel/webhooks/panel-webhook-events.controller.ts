@@ -46,22 +46,9 @@ export class PanelWebhookEventsController {
 
   @Get()
   async list(@Panel() panel: PanelContext, @Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
-    const endpoints = (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url, enabled: e.status === 'enabled' }));
+    const endpoints = await this.endpointChoices(panel);
     const { input, filter, problems } = parseEventLogFilter(query, endpoints.map((e) => e.id));
-    const model: EventLogModel = {
-      endpoints,
-      bulk: null,
-      input,
-      search: formText(query.event_id).trim(),
-      problems,
-      events: null,
-      newer: null,
-      older: null,
-      paged: false,
-      searchedTo: null,
-      searchedNewer: false,
-      retentionDays: this.log.options.retentionDays,
-    };
+    const model = this.unlistedModel(endpoints, input, problems, formText(query.event_id).trim());
     if (query.event_id !== undefined) return this.search(panel, response, model);
     if (problems.length > 0) return this.pages.send(response, panel, eventLogView(panel, model));
     let page;
@@ -95,12 +82,11 @@ export class PanelWebhookEventsController {
   @PanelSession(...WEBHOOK_ROLES)
   @AccountLimit('webhook-test-per-account')
   async resendListed(@Panel() panel: PanelContext, @Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
-    const endpoints = (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url, enabled: e.status === 'enabled' }));
+    const endpoints = await this.endpointChoices(panel);
     const { input, filter, problems } = parseEventLogFilter(body, endpoints.map((e) => e.id));
     if (!filter.endpoint && problems.length === 0) problems.push({ field: 'endpoint', message: 'Choose the endpoint to send the listed events to.' });
     if (problems.length > 0) {
-      const model: EventLogModel = { endpoints, bulk: null, input, search: '', problems, events: null, newer: null, older: null, paged: false, searchedTo: null, searchedNewer: false, retentionDays: this.log.options.retentionDays };
-      return this.pages.send(response, panel, eventLogView(panel, model));
+      return this.pages.send(response, panel, eventLogView(panel, this.unlistedModel(endpoints, input, problems)));
     }
     let notice: NoticeCode;
     try {
@@ -135,6 +121,29 @@ export class PanelWebhookEventsController {
       else throw error;
     }
     redirectTo(response, withNotice(eventPath(event.event_id), notice));
+  }
+
+  /** The log's page before any event is listed: the form as typed, its problems, no rows. */
+  private unlistedModel(endpoints: EventLogModel['endpoints'], input: EventLogFilterInput, problems: FieldProblem[], search = ''): EventLogModel {
+    return {
+      endpoints,
+      bulk: null,
+      input,
+      search,
+      problems,
+      events: null,
+      newer: null,
+      older: null,
+      paged: false,
+      searchedTo: null,
+      searchedNewer: false,
+      retentionDays: this.log.options.retentionDays,
+    };
+  }
+
+  /** The company's endpoints, for the endpoint filter (and whether each can be sent to). */
+  private async endpointChoices(panel: PanelContext): Promise<EventLogModel['endpoints']> {
+    return (await this.endpoints.list(panel.account.id)).map((e) => ({ id: e.id, url: e.url, enabled: e.status === 'enabled' }));
   }
 
   /** An exact event id: that event's page; an unknown one (or another company's): the log with a "not found" problem. */
