@@ -9,7 +9,11 @@ SELECT 1;
 SELECT name FROM migrations;
 
 -- database.walPosition (platform: across tenants)
-SELECT pg_current_wal_lsn()::text AS lsn;
+SELECT (CASE
+  WHEN (i - '0/0'::pg_lsn) % pg_size_bytes(current_setting('wal_segment_size')) = 40 THEN i - 40
+  WHEN (i - '0/0'::pg_lsn) % current_setting('wal_block_size')::numeric = 24 THEN i - 24
+  ELSE i END)::text AS lsn
+FROM pg_current_wal_insert_lsn() AS i;
 
 -- database.replayPosition (platform: across tenants)
 SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS replayed, pg_last_wal_receive_lsn()::text AS received;

@@ -3,6 +3,7 @@ import { chmodSync, chownSync, appendFileSync, mkdtempSync, rmSync, existsSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DATABASE_QUERIES } from '../../libs/database/src/database.queries';
 import { freePort } from './server-process';
 
 /** Debian's PostgreSQL 15 server binaries (initdb, pg_ctl, pg_basebackup). */
@@ -25,6 +26,11 @@ export interface ReplicatedPostgres {
   resumeReplay(): Promise<void>;
   /** Waits until the replica has replayed everything the primary has written so far. */
   waitForReplay(timeoutMs?: number): Promise<void>;
+  /**
+   * Stops the primary's WAL writer (SIGSTOP) until the returned function is called: with
+   * `synchronous_commit = off`, a commit then stays in the WAL buffers, neither written nor sent.
+   */
+  holdWalWriter(): Promise<() => void>;
   stopPrimary(): void;
   startPrimary(): void;
   stopReplica(): void;
@@ -112,7 +118,8 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     pauseReplay: async () => void (await query(url(replicaPort), 'SELECT pg_wal_replay_pause()')),
     resumeReplay: async () => void (await query(url(replicaPort), 'SELECT pg_wal_replay_resume()')),
     async waitForReplay(timeoutMs = 30_000) {
-      const [{ lsn }] = await query<{ lsn: string }>(url(primaryPort), 'SELECT pg_current_wal_lsn()::text AS lsn');
+      // The api's own probe of the primary: the end of everything inserted, written out yet or not.
+      const [{ lsn }] = await query<{ lsn: string }>(url(primaryPort), DATABASE_QUERIES.walPosition.text);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const [{ done }] = await query<{ done: boolean }>(url(replicaPort), `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS done`);
@@ -120,6 +127,11 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         if (Date.now() > deadline) throw new Error(`the replica did not replay up to ${lsn} within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    async holdWalWriter() {
+      const [{ pid }] = await query<{ pid: number }>(url(primaryPort), `SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'`);
+      process.kill(pid, 'SIGSTOP');
+      return () => process.kill(pid, 'SIGCONT');
     },
     stopPrimary: () => stop(primaryDir),
     startPrimary: () => start(primaryDir, 'primary.log'),

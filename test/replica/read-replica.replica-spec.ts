@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { migrateDatabase, type ReadReplica } from '@app/database';
+import { DATABASE_QUERIES } from '../../libs/database/src/database.queries';
+import { migrateDatabase, parseLsn, replayPosition, type ReadReplica } from '@app/database';
 import { startReplicatedPostgres, type ReplicatedPostgres } from '../../bench/harness/replicated-postgres';
 import { ReadReplicaService } from '../../apps/api/src/database/read-replica.service';
 import { API, startApi, type TestApi } from '../support/api';
@@ -142,6 +143,60 @@ describe('read replica', () => {
     expect((again.body as { data: Array<{ id: number }> }).data.map((s) => s.id)).toContain(shipment.id);
     expect(replica.routed.replica).toBeGreaterThan(after);
   }, 60_000);
+
+  it('keeps a writer on the primary while its commit is still in the WAL buffers (synchronous_commit = off)', async () => {
+    await caughtUp();
+    // This cluster runs with synchronous_commit = off: the request answers before its commit is
+    // written out. With the WAL writer held, the commit stays in the buffers while the replica
+    // replays everything the primary has written, so a probe of the write position would call
+    // the replica fresh as of after the write.
+    // A device of its own: the outage test below ships world.devices from the second on.
+    const [device] = await registerDevices(db, world.tenant.accountId, 1);
+    const release = await cluster.holdWalWriter();
+    let shipment: { id: number };
+    try {
+      shipment = await createShipment(api, world.tenant, shipmentBody(world.refs, [device.id], { reference: 'RYW-BUFFERED' }));
+      await replica.probe();
+      await replica.probe();
+      // The replica really lacks it: another credential's list, read there, does not show it…
+      const before = replica.routed.replica;
+      const theirs = await api.http.get(`${API}/shipments/?limit=100`).set(other).expect(200);
+      expect(replica.routed.replica).toBeGreaterThan(before);
+      expect((theirs.body as { data: Array<{ id: number }> }).data.map((s) => s.id)).not.toContain(shipment.id);
+      // …while the writer's list is read on the primary and does.
+      const own = await api.http.get(`${API}/shipments/?limit=100`).set(world.tenant.auth).expect(200);
+      expect((own.body as { data: Array<{ id: number }> }).data.map((s) => s.id)).toContain(shipment.id);
+    } finally {
+      release();
+    }
+    await caughtUp();
+    const after = replica.routed.replica;
+    const again = await api.http.get(`${API}/shipments/?limit=100`).set(world.tenant.auth).expect(200);
+    expect((again.body as { data: Array<{ id: number }> }).data.map((s) => s.id)).toContain(shipment.id);
+    expect(replica.routed.replica).toBeGreaterThan(after);
+  }, 60_000);
+
+  it('measures the primary by its insert position, less the page header an idle replica never replays', async () => {
+    // The probe's arithmetic on given insert positions (the statement as the api runs it, its
+    // pg_current_wal_insert_lsn() replaced by the value).
+    const probeOf = async (insert: string): Promise<string> => {
+      const text = DATABASE_QUERIES.walPosition.text.replace('pg_current_wal_insert_lsn() AS i', '(VALUES ($1::pg_lsn)) AS v(i)');
+      expect(text).not.toEqual(DATABASE_QUERIES.walPosition.text);
+      const [row] = (await db.query(text, [insert])) as Array<{ lsn: string }>;
+      return row.lsn;
+    };
+    expect(await probeOf('0/1D744C8')).toBe('0/1D744C8'); // inside a page: as it is
+    expect(await probeOf('0/1D76018')).toBe('0/1D76000'); // just past a page header (24 bytes)
+    expect(await probeOf('0/2000028')).toBe('0/2000000'); // just past a segment's first, long header (40 bytes)
+    expect(await probeOf('0/2002028')).toBe('0/2002028'); // 40 bytes into a later page: a record ends there
+    // And on the live primary: an idle replica that has replayed everything is not behind it.
+    await caughtUp();
+    await waitFor('the replica to have replayed the probe position', async () => {
+      const [{ lsn }] = (await db.query(DATABASE_QUERIES.walPosition.text)) as Array<{ lsn: string }>;
+      const { replayed } = await replayPosition(replica.pool);
+      return replayed !== null && parseLsn(replayed) >= parseLsn(lsn);
+    }, 5000);
+  });
 
   it('reads on the primary while the replica is down, says so, and returns to it by itself', async () => {
     await caughtUp();

@@ -8,7 +8,7 @@ import { isConnectionFailure } from '../connection-failure';
  * (the `replica` list of its query family); `sql` asks this router, per execution, which pool to use.
  *
  * Staleness is measured, not guessed from replay timestamps: every probe (a few per bound) samples
- * the primary's WAL position (`pg_current_wal_lsn()`, with the time it was asked) and the replica's
+ * the primary's WAL insert position (with the time it was asked; see `walPosition`) and the replica's
  * replayed position. Once the replica has replayed past a sample, it holds every transaction the
  * primary had committed when that sample was taken: the replica is "fresh as of" the newest such
  * sample, and a read there is at most `now − freshAsOf` behind. An idle primary keeps that at about
