@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { ensureBuild, root } = require('./ensure-build');
-const { API_NODE_FLAGS } = require('./node-flags');
+const { API_NODE_FLAGS, DISPATCHER_NODE_FLAGS } = require('./node-flags');
 
 function log(message) {
   process.stderr.write(`[start] ${message}\n`);
@@ -200,7 +200,7 @@ async function main() {
 
   const children = [run('api', 'dist/apps/api/src/main.js', process.env, API_NODE_FLAGS)];
   if (fs.existsSync(path.join(root, 'dist/apps/dispatcher/src/main.js'))) {
-    children.push(run('dispatcher', 'dist/apps/dispatcher/src/main.js', process.env));
+    children.push(run('dispatcher', 'dist/apps/dispatcher/src/main.js', process.env, DISPATCHER_NODE_FLAGS));
   }
 
   const base = `${config.publicBaseUrl}/api/public/v1`;

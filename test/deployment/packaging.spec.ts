@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 
 const root = process.cwd();
@@ -82,5 +83,23 @@ describe('package manifest', () => {
     expect(existsSync(join(root, 'nest-cli.json'))).toBe(false);
     expect(manifest.devDependencies['@nestjs/cli']).toBeUndefined();
     expect(read('scripts/ensure-build.js')).toContain("'tsconfig.build.json'");
+  });
+});
+
+describe('node flags', () => {
+  // scripts/node-flags.js is what `npm start` and the benchmark use; the start scripts and the images repeat it.
+  const flags = createRequire(`${root}/`)(join(root, 'scripts/node-flags.js')) as { API_NODE_FLAGS: string[]; DISPATCHER_NODE_FLAGS: string[] };
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+
+  it.each([
+    ['api', flags.API_NODE_FLAGS],
+    ['dispatcher', flags.DISPATCHER_NODE_FLAGS],
+  ])('starts the %s with the same flags in package.json and in its Dockerfile', (app, expected) => {
+    const main = `dist/apps/${app}/src/main.js`;
+    expect(scripts[`start:${app}`]).toBe(['node', ...expected, main].join(' '));
+    const cmd = read(`docker/Dockerfile.${app}`)
+      .split('\n')
+      .find((line) => line.startsWith('CMD ['));
+    expect(JSON.parse((cmd as string).slice('CMD '.length))).toEqual(['node', ...expected, main]);
   });
 });

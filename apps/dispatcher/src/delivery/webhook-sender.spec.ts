@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:https';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { generateTestCertificate } from '../../../../test/support/https-receiver';
@@ -93,6 +94,54 @@ describe('WebhookSender idle-socket budget (WEBHOOK_MAX_IDLE_SOCKETS)', () => {
       expect((await sender.send(webhook(first, 3))).statusCode).toBe(204);
       expect(fixture.handshakes[0]).toBe(handshakesBefore + 1);
       expect(fixture.resumed[0]).toBe(resumedBefore + 1);
+    } finally {
+      sender.close();
+    }
+  });
+});
+
+describe('WebhookSender TLS context', () => {
+  let fixture: Awaited<ReturnType<typeof receivers>>;
+
+  beforeAll(async () => {
+    fixture = await receivers(3);
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  /** Calls of tls.createSecureContext (tls.connect builds one per connection when none is given) while `fn` runs. */
+  async function contextsBuiltDuring(fn: () => Promise<void>): Promise<number> {
+    const tls = createRequire(`${process.cwd()}/`)('node:tls') as { createSecureContext: (...args: unknown[]) => unknown };
+    const original = tls.createSecureContext;
+    let built = 0;
+    tls.createSecureContext = (...args: unknown[]) => {
+      built++;
+      return original(...args);
+    };
+    try {
+      await fn();
+    } finally {
+      tls.createSecureContext = original;
+    }
+    return built;
+  }
+
+  it.each([
+    ['a CA of its own', true],
+    ['the default roots (NODE_EXTRA_CA_CERTS included)', false],
+  ])('shares one TLS context over every connection and origin, trusting %s', async (_label, withCa) => {
+    // One OpenSSL SSL_CTX per connection, freed only when a major GC collects its wrapper, left
+    // ~30 MB behind the dispatcher after 1,000 receiver origins (BENCHMARKS.md, webhook-origins).
+    const sender = new WebhookSender({ timeoutMs: 5000, allowPrivateTargets: true, maxSocketsPerOrigin: 4, ...(withCa ? { ca: fixture.cert } : {}) });
+    try {
+      const built = await contextsBuiltDuring(async () => {
+        const results = await Promise.all(fixture.urls.map((url, i) => sender.send(webhook(url, i))));
+        // Without the CA the self-signed receivers are refused, but every connection was attempted.
+        if (withCa) expect(results.map((r) => r.statusCode)).toEqual([204, 204, 204]);
+        else expect(results.every((r) => r.statusCode === null && /certificate/i.test(r.error ?? ''))).toBe(true);
+      });
+      expect(built).toBe(0);
     } finally {
       sender.close();
     }
