@@ -10,25 +10,16 @@ export const DISPATCHER_SCRIPT = 'dist/apps/dispatcher/src/main.js';
 export const BASELINE_SCRIPT = 'dist/bench/baseline/server.js';
 
 /**
- * The node flags the api is deployed with (scripts/node-flags.js: npm start, start:api, Dockerfile);
- * BENCH_API_NODE_FLAGS (space separated, may be empty) overrides them for tuning experiments.
+ * The node flags an app is deployed with (scripts/node-flags.js: npm start, start:<app>, its
+ * Dockerfile); BENCH_API_NODE_FLAGS / BENCH_DISPATCHER_NODE_FLAGS (space separated, may be empty)
+ * override them for tuning experiments.
  */
-export function apiNodeFlags(root: string): string[] {
-  const override = process.env.BENCH_API_NODE_FLAGS;
+export function deployedNodeFlags(root: string, app: 'api' | 'dispatcher'): string[] {
+  const name = `${app.toUpperCase()}_NODE_FLAGS`;
+  const override = process.env[`BENCH_${name}`];
   if (override !== undefined) return override.split(' ').filter(Boolean);
-  const flags = createRequire(__filename)(join(root, 'scripts/node-flags.js')) as { API_NODE_FLAGS: string[] };
-  return [...flags.API_NODE_FLAGS];
-}
-
-/**
- * The node flags the dispatcher is deployed with (scripts/node-flags.js); BENCH_DISPATCHER_NODE_FLAGS
- * (space separated, may be empty) overrides them for tuning experiments.
- */
-export function dispatcherNodeFlags(root: string): string[] {
-  const override = process.env.BENCH_DISPATCHER_NODE_FLAGS;
-  if (override !== undefined) return override.split(' ').filter(Boolean);
-  const flags = createRequire(__filename)(join(root, 'scripts/node-flags.js')) as { DISPATCHER_NODE_FLAGS?: string[] };
-  return [...(flags.DISPATCHER_NODE_FLAGS ?? [])];
+  const flags = createRequire(__filename)(join(root, 'scripts/node-flags.js')) as Record<string, string[]>;
+  return [...flags[name]];
 }
 
 export interface ProfileSetup {
@@ -66,7 +57,7 @@ async function startHttpApp(
 
 /** The real api, as deployed: `node dist/apps/api/src/main.js` (migrations already applied). */
 export function startApi(root: string, env: NodeJS.ProcessEnv, profile?: ProfileSetup): Promise<AppUnderTest> {
-  return startHttpApp('api', root, API_SCRIPT, env, '/health/ready', apiNodeFlags(root), profile);
+  return startHttpApp('api', root, API_SCRIPT, env, '/health/ready', deployedNodeFlags(root, 'api'), profile);
 }
 
 export function startBaseline(root: string, env: NodeJS.ProcessEnv, profile?: ProfileSetup): Promise<AppUnderTest> {
@@ -78,7 +69,7 @@ export const dispatcherBuilt = (root: string): boolean => existsSync(join(root, 
 /** The dispatcher, when built: `node dist/apps/dispatcher/src/main.js` on its own DISPATCHER_PORT. */
 export async function startDispatcher(root: string, env: NodeJS.ProcessEnv, api: AppUnderTest, profile?: ProfileSetup): Promise<ServerProcess> {
   const port = await freePort();
-  const nodeArgs: string[] = dispatcherNodeFlags(root);
+  const nodeArgs: string[] = deployedNodeFlags(root, 'dispatcher');
   if (profile) {
     mkdirSync(profile.dir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`, '--require', join(root, 'dist/bench/support/exit-on-message.js'));
