@@ -25,11 +25,16 @@ export async function cannon(server: ServerProcess, url: string, headers: Record
 
 /** GET with a bearer token; throws on anything but 200. */
 export async function getJson<T>(url: string, token: string): Promise<T> {
+  return JSON.parse(await getText(url, token)) as T;
+}
+
+/** The body of a GET with a bearer token, as text; throws on anything but 200. */
+export async function getText(url: string, token: string): Promise<string> {
   if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(url)) throw new Error(`requests go to loopback only, not ${url}`);
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`GET ${url}: HTTP ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
+  return text;
 }
 
 /** Wall time of `run`, in milliseconds, and the server's CPU seconds meanwhile. */

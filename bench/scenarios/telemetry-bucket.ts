@@ -3,7 +3,8 @@ import { TelemetryRepository } from '@app/domain/telemetry/telemetry.repository'
 import { alternate, cpuPerUnit, medianOf, type SideRun } from '../harness/alternate';
 import { sqlShim } from '../baseline/sql-shim';
 import { median, nowMs } from '../harness/stats';
-import { getJson, timed } from '../harness/load';
+import { getJson, getText, timed } from '../harness/load';
+import { ReplayServer, transferFloorRow } from '../harness/replay';
 import type { ResultRow } from '../harness/report';
 import { TELEMETRY_MAX_PAGE_SIZE } from '../../apps/api/src/telemetry/dto/telemetry-query.dto';
 import { assertSameBody } from './compare';
@@ -36,6 +37,14 @@ export const telemetryBucket: Scenario = {
     };
     // The bare SQL: the project's bucket statement (TelemetryRepository.buckets, same window) on one pg connection.
     const { dataSource, pool } = sqlShim(ctx.databaseUrl, 1);
+    // The transfer floor: the api's own body, served again from memory (harness/replay.ts).
+    const replay = await ReplayServer.start(ctx.root, [await getText(url(ctx.api), ctx.tenant.token)]);
+    const floor: number[] = [];
+    const floorSide = async (): Promise<number> => {
+      let ms = 0;
+      for (let i = 0; i < requests; i++) ms += await replay.readAllMs(ctx.tenant.token);
+      return ms / requests;
+    };
     const scope = { accountId: ctx.tenant.accountId, deviceId: ctx.devices[0].deviceId, lifecycleId: ctx.devices[0].lifecycleId };
     const widthMs = BUCKET_WIDTHS['1h'];
     const window = pageBucketWindow(widthMs, ctx.telemetryWindow, { after: null, limit: TELEMETRY_MAX_PAGE_SIZE });
@@ -55,9 +64,11 @@ export const telemetryBucket: Scenario = {
       await side(ctx.api)();
       await side(ctx.baseline)();
       await sqlSide();
+      await floorSide();
       const baselineAndSql = async (): Promise<SideRun> => {
         const run = await side(ctx.baseline)();
         bareSql.push(await sqlSide());
+        floor.push(await floorSide());
         return run;
       };
       runs = await alternate(ctx.options.rounds, side(ctx.api), baselineAndSql, ctx.log, (r) =>
@@ -65,8 +76,10 @@ export const telemetryBucket: Scenario = {
       );
     } finally {
       await pool.end();
+      await replay.stop();
     }
     ctx.log(`  bare bucket SQL per round: ${bareSql.map((ms) => ms.toFixed(1)).join(', ')} ms/request`);
+    ctx.log(`  transfer floor per round: ${floor.map((ms) => ms.toFixed(1)).join(', ')} ms/request`);
     const p = medianOf(runs.project);
     const b = medianOf(runs.baseline);
     const s = median(bareSql);
@@ -98,6 +111,7 @@ export const telemetryBucket: Scenario = {
         rounds: ctx.options.rounds,
         samples: { project: runs.project.map((r) => r.value), baseline: bareSql },
       },
+      transferFloorRow('telemetry-bucket', "the api's body", 'the bare bucket SQL', p, floor, bareSql),
     ];
   },
 };

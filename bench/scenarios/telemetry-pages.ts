@@ -1,4 +1,4 @@
-import { getJson } from '../harness/load';
+import { getJson, getText } from '../harness/load';
 import type { AppUnderTest, BenchContext } from './scenario';
 
 export interface Page {
@@ -23,4 +23,16 @@ export async function readAllPages(first: string, token: string): Promise<{ requ
     url = page.links.next;
   }
   return { requests, items };
+}
+
+/** The body of every page from the first to the last, as the app sent it (the transfer floor's input). */
+export async function pageBodies(first: string, token: string): Promise<string[]> {
+  const bodies: string[] = [];
+  let url: string | null = first;
+  while (url) {
+    const text = await getText(url, token);
+    bodies.push(text);
+    url = (JSON.parse(text) as Page).links.next;
+  }
+  return bodies;
 }

@@ -1,12 +1,13 @@
 import { Client } from 'pg';
 import { alternate, cpuPerUnit, medianOf } from '../harness/alternate';
 import { getJson, timed } from '../harness/load';
+import { ReplayServer, transferFloorRow } from '../harness/replay';
 import type { ResultRow } from '../harness/report';
 import { median, nowMs } from '../harness/stats';
 import { TELEMETRY_MAX_PAGE_SIZE } from '../../apps/api/src/telemetry/dto/telemetry-query.dto';
 import { assertSameBody } from './compare';
 import type { AppUnderTest, BenchContext, Scenario } from './scenario';
-import { readAllPages, telemetryUrl, type Page } from './telemetry-pages';
+import { pageBodies, readAllPages, telemetryUrl, type Page } from './telemetry-pages';
 
 const TARGET = 'time ratio ≤ 1.3';
 /** Issue 28: the full read within 2 × one raw SELECT of the same rows (the database's own floor). */
@@ -55,7 +56,15 @@ export const telemetryRead: Scenario = {
     // sides), median of `traversals` selects, on a connection opened (and warmed) beforehand.
     const client = new Client({ connectionString: ctx.databaseUrl });
     await client.connect();
+    // The transfer floor: the api's own page bodies, served again from memory (harness/replay.ts).
+    const replay = await ReplayServer.start(ctx.root, await pageBodies(first(ctx.api), ctx.tenant.token));
     const raw: number[] = [];
+    const floor: number[] = [];
+    const floorSide = async (): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < traversals; i++) times.push(await replay.readAllMs(ctx.tenant.token));
+      return median(times);
+    };
     const rawSide = async (): Promise<number> => {
       const times: number[] = [];
       for (let i = 0; i < traversals; i++) {
@@ -70,9 +79,11 @@ export const telemetryRead: Scenario = {
       await side(ctx.api)();
       await side(ctx.baseline)();
       await rawSide();
+      await floorSide();
       const baselineAndRaw = async () => {
         const run = await side(ctx.baseline)();
         raw.push(await rawSide());
+        floor.push(await floorSide());
         return run;
       };
       runs = await alternate(ctx.options.rounds, side(ctx.api), baselineAndRaw, ctx.log, (r) =>
@@ -80,8 +91,10 @@ export const telemetryRead: Scenario = {
       );
     } finally {
       await client.end();
+      await replay.stop();
     }
     ctx.log(`  raw SELECT per round: ${raw.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    ctx.log(`  transfer floor per round: ${floor.map((ms) => ms.toFixed(0)).join(', ')} ms`);
 
     const project = medianOf(runs.project);
     const baseline = medianOf(runs.baseline);
@@ -115,6 +128,7 @@ export const telemetryRead: Scenario = {
         rounds: raw.length,
         samples: { project: runs.project.map((r) => r.value), baseline: raw },
       },
+      transferFloorRow('telemetry-read', "the api's page bodies", 'one raw SELECT', project, floor, raw),
     ];
   },
 };
