@@ -18,7 +18,7 @@ WITH target AS (SELECT id, revoked_at FROM api_credentials WHERE owner_account_i
                    FROM target WHERE c.id = target.id AND target.revoked_at IS NULL RETURNING c.id)
 SELECT EXISTS (SELECT 1 FROM updated) AS revoked FROM target;
 
--- credentials.findByClientId (platform: across tenants; replica while the primary is away)
+-- credentials.findByClientId (platform: across tenants; prepared statement; replica while the primary is away)
 SELECT c.id, c.client_id, c.secret_hash, c.scopes, c.revoked_at IS NOT NULL AS revoked,
       COALESCE(array_agg(a.id ORDER BY a.id) FILTER (WHERE a.id IS NOT NULL), '{}') AS account_ids
  FROM api_credentials c

@@ -10,7 +10,7 @@ SELECT d.id, d.serial_number, d.model, d.hardware_revision, d.firmware_version,
  JOIN devices d ON d.id = l.device_id
 WHERE l.account_id = $1 AND l.ended_at IS NULL AND d.approval_status = 'approved' AND d.deleted_at IS NULL AND ($3::uuid IS NULL OR d.id > $3::uuid) ORDER BY d.id LIMIT $2;
 
--- devices.find (tenant: $1 is the caller's account)
+-- devices.find (tenant: $1 is the caller's account; prepared statement)
 SELECT d.id, d.serial_number, d.model, d.hardware_revision, d.firmware_version,
       l.id AS lifecycle_id, l.started_at AS owned_since, l.label, l.measurement_interval_s, l.transmission_interval_s,
       l.sensors, l.thresholds, l.alert_preset_id, l.last_seen_at, l.battery, l.battery_at, l.latitude, l.longitude, l.location_at

@@ -2,7 +2,7 @@
 -- Owns: telemetry_points, telemetry_points_default
 -- Reads: device_lifecycles, alarms
 
--- telemetry.packedPoints (tenant: $1 is the caller's account; may read the replica)
+-- telemetry.packedPoints (tenant: $1 is the caller's account; prepared statement; may read the replica)
 SELECT count(*)::int AS count, coalesce(string_agg(concat(floor(extract(epoch FROM p.recorded_at) * 1000)::int8, '|', ',"temperature":', coalesce(p.temperature::text, 'null'), ',"humidity":', coalesce(p.humidity::text, 'null'), ',"light":', coalesce(p.light::text, 'null'), ',"shock":', coalesce(p.shock::text, 'null'), ',"battery":', coalesce(p.battery::text, 'null'), ',"latitude":', coalesce(p.latitude::text, 'null'), ',"longitude":', coalesce(p.longitude::text, 'null'), '}'), E'\n' ORDER BY p.recorded_at), '') AS points
 FROM (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
         FROM telemetry_points t
@@ -11,7 +11,7 @@ FROM (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.batte
        ORDER BY t.recorded_at
        LIMIT $6) p;
 
--- telemetry.packedPointsAfter (tenant: $1 is the caller's account; may read the replica)
+-- telemetry.packedPointsAfter (tenant: $1 is the caller's account; prepared statement; may read the replica)
 SELECT count(*)::int AS count, coalesce(string_agg(concat(floor(extract(epoch FROM p.recorded_at) * 1000)::int8, '|', ',"temperature":', coalesce(p.temperature::text, 'null'), ',"humidity":', coalesce(p.humidity::text, 'null'), ',"light":', coalesce(p.light::text, 'null'), ',"shock":', coalesce(p.shock::text, 'null'), ',"battery":', coalesce(p.battery::text, 'null'), ',"latitude":', coalesce(p.latitude::text, 'null'), ',"longitude":', coalesce(p.longitude::text, 'null'), '}'), E'\n' ORDER BY p.recorded_at), '') AS points
 FROM (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery, t.latitude, t.longitude
         FROM telemetry_points t
@@ -20,7 +20,7 @@ FROM (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.batte
        ORDER BY t.recorded_at
        LIMIT $6) p;
 
--- telemetry.buckets (tenant: $1 is the caller's account; may read the replica)
+-- telemetry.buckets (tenant: $1 is the caller's account; prepared statement; may read the replica)
 WITH points AS (SELECT t.recorded_at, t.temperature, t.humidity, t.light, t.shock, t.battery FROM telemetry_points t WHERE t.device_id = $2 AND t.lifecycle_id = (SELECT id FROM device_lifecycles WHERE account_id = $1 AND id = $3 AND device_id = $2)
          AND t.recorded_at >= $4 AND t.recorded_at < $5),
       aggregated AS (

@@ -20,6 +20,8 @@ export function sqlShim(databaseUrl: string, max = 10): { shim: SqlShim; dataSou
   // DataSource object that has only that pool runs the same statements without TypeORM.
   const dataSource = Object.create(DataSource.prototype) as DataSource;
   Object.defineProperty(dataSource, 'driver', { value: { master: pool } });
+  // Statements declared `prepared` run named on the shim's pool too, as on the api's (a direct connection).
+  Object.defineProperty(dataSource, 'options', { value: { extra: {} } });
   // Repositories default their EntityManager argument to `dataSource.manager`.
   Object.defineProperty(dataSource, 'manager', { value: { connection: dataSource } });
   Object.defineProperty(dataSource, 'query', { value: shim.query });

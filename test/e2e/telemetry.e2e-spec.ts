@@ -2,6 +2,10 @@ import { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { TelemetryPartitions } from '@app/domain';
 import { TelemetryRepository } from '@app/domain/telemetry/telemetry.repository';
+import { TELEMETRY_QUERIES } from '@app/domain/telemetry/telemetry.queries';
+import { CREDENTIAL_QUERIES } from '@app/domain/auth/credentials.queries';
+import { DEVICE_QUERIES } from '@app/domain/devices/devices.queries';
+import { spyOnStatement } from '../support/statement-spy';
 import { API, startApi, type TestApi } from '../support/api';
 import { createTenant, dataSourceOf, type Tenant } from '../support/fixtures';
 import { backdateLifecycle, ingestService, point, registerDevice } from '../support/devices';
@@ -200,6 +204,33 @@ describe('GET /devices/{id}/telemetry/', () => {
       const indexScans = nodes.filter((n) => /^telemetry_points_\d{6}_pkey$/.test(String(n['Index Name'] ?? '')));
       expect(indexScans.length).toBeGreaterThan(0);
     }
+    // The page statements run prepared (planned once per connection): their generic plan, the one
+    // PostgreSQL keeps after a few runs, must be the same index range scan of the month in range.
+    // In one transaction: behind a transaction pooler (npm run test:pgbouncer) that is one server session.
+    const runner = api.app.get(DataSource).createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      await runner.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const bucketWindow = { first: at(-7 * 24 * 60), last: at(-60), from: at(-7 * 24 * 60), to: at(0) };
+      const prepared = [...plans, repository.bucketsQuery(scope, 3_600_000, bucketWindow)];
+      for (const [n, { sql, params }] of prepared.entries()) {
+        await runner.query(`PREPARE generic_page_${n} AS ${sql}`);
+        const literals = params.map((value) => `'${String(value).replace(/'/g, "''")}'`).join(', ');
+        const [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (FORMAT JSON) EXECUTE generic_page_${n}(${literals})`);
+        const nodes = flatten(plan[0].Plan);
+        const onTelemetry = nodes.filter((node) => String(node['Relation Name'] ?? '').startsWith('telemetry_points'));
+        expect(onTelemetry.length).toBeGreaterThan(0);
+        expect(onTelemetry.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+        expect(onTelemetry.map((node) => node['Relation Name'])).toEqual(onTelemetry.map(() => 'telemetry_points_202503'));
+        expect(nodes.filter((node) => /^telemetry_points_\d{6}_pkey$/.test(String(node['Index Name'] ?? ''))).length).toBeGreaterThan(0);
+      }
+      // Only these: the pool's own named statements live on the same connection.
+      for (const n of prepared.keys()) await runner.query(`DEALLOCATE generic_page_${n}`);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
     const page = await api.http.get(url(id)).query({ from: at(-60).toISOString(), to: at(0).toISOString(), limit: '1000' }).set(tenant.auth).expect(200);
     expect(page.body.data).toHaveLength(60);
   });
@@ -225,6 +256,25 @@ describe('GET /devices/{id}/telemetry/', () => {
     expect(res.text).toBe(JSON.stringify({ data: expected.slice(0, 2), links: { next: res.body.links.next } }));
     const rest = await api.http.get(follow(res.body.links.next)).set(tenant.auth).expect(200);
     expect(rest.body).toEqual({ data: expected.slice(2), links: { next: null } });
+  });
+
+  it('runs the credential check, the device lookup and every page as prepared statements (parsed and planned once per connection) unless behind a transaction pooler', async () => {
+    const id = await deviceWithPoints([[0, { temperature: 1 }], [1, { temperature: 2 }], [2, { temperature: 3 }]]);
+    const dataSource = api.app.get(DataSource);
+    const spies = [CREDENTIAL_QUERIES.findByClientId, DEVICE_QUERIES.find, TELEMETRY_QUERIES.packedPoints, TELEMETRY_QUERIES.packedPointsAfter].map((query) =>
+      spyOnStatement(dataSource, query),
+    );
+    try {
+      const first = await api.http.get(url(id)).query({ from: at(0).toISOString(), to: at(3).toISOString(), limit: '2' }).set(tenant.auth).expect(200);
+      const second = await api.http.get(follow(first.body.links.next)).set(tenant.auth).expect(200);
+      expect([...first.body.data, ...second.body.data].map((p: Row) => p.temperature)).toEqual([1, 2, 3]);
+      // Behind a transaction pooler (DB_PREPARED_STATEMENTS=false, npm run test:pgbouncer) they run unnamed.
+      const prepared = process.env.DB_PREPARED_STATEMENTS !== 'false';
+      const names = ['credentials.findByClientId', 'devices.find', 'telemetry.packedPoints', 'telemetry.packedPointsAfter'];
+      expect(spies.map((spy) => [...new Set(spy.names)])).toEqual(names.map((name) => [prepared ? name : null]));
+    } finally {
+      for (const spy of spies) spy.restore();
+    }
   });
 
   it('keeps points of another device out, even with the same timestamps', async () => {

@@ -47,7 +47,9 @@ export class AuditedPool extends pg.Pool {
       };
       client.on('error', onError);
       try {
-        await client.query(`SELECT set_config('audit.context', $1, false)`, [setting]);
+        // Named: it runs up to twice per request, so it is parsed once per connection instead. The
+        // context is sent only where prepared statements are (AUDIT_CONTEXT_OPTION follows them).
+        await client.query({ name: 'audit.set-context', text: `SELECT set_config('audit.context', $1, false)`, values: [setting] });
         if (died) throw died;
       } catch (error) {
         client.release(error instanceof Error ? error : true);

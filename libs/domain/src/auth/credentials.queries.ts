@@ -50,4 +50,6 @@ export const CREDENTIAL_QUERIES = defineQueries({
   },
   // The credential check of every call: on the primary, on a caught-up replica while the primary is away.
   failover: ['findByClientId'],
+  // Every call runs it: parsed and planned once per connection (a unique-key lookup, one plan for any client id).
+  prepared: ['findByClientId'],
 });

@@ -95,4 +95,6 @@ export const DEVICE_QUERIES = defineQueries({
   },
   // The list may lag; a device read by id (detail, before an update) is read on the primary.
   replica: ['list'],
+  // Every device-scoped read starts with it (telemetry, tracking, settings): one plan for any device.
+  prepared: ['find'],
 });

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { sql, type Db, type PlatformQuery } from '@app/database/sql';
+import { sql, type Db, type PlatformQuery, type TenantParams } from '@app/database/sql';
 import type { AccountId } from '@app/vocabulary';
 import type { PackedPoints } from './packed-points';
 import type { Measurement } from './telemetry-point';
@@ -27,6 +27,14 @@ export type BucketRow = { bucket_start: Date; count: number } & {
   [K in `${Measurement}_${'min' | 'avg' | 'max'}`]: number | null;
 };
 
+/** The buckets of a bucketed read: starts of the first and last bucket, and the points aggregated ([from, to)). */
+export interface BucketRange {
+  first: Date;
+  last: Date;
+  from: Date;
+  to: Date;
+}
+
 /** The api's telemetry reads, each within the device's current lifecycle inside the tenant. */
 export class TelemetryRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -47,9 +55,9 @@ export class TelemetryRepository {
     return row ?? { count: 0, points: '' };
   }
 
-  /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
-  buckets(scope: TelemetryScope, widthMs: number, window: { first: Date; last: Date; from: Date; to: Date }): Promise<BucketRow[]> {
-    return sql.rows<BucketRow>(this.dataSource, Q.buckets, [
+  /** The bucket statement and its parameters (see buckets). */
+  bucketsQuery(scope: TelemetryScope, widthMs: number, window: BucketRange): { sql: string; params: TenantParams } {
+    const params: TenantParams = [
       scope.accountId,
       scope.deviceId,
       scope.lifecycleId,
@@ -58,7 +66,13 @@ export class TelemetryRepository {
       `${widthMs / 1000} seconds`,
       window.first.toISOString(),
       window.last.toISOString(),
-    ]);
+    ];
+    return { sql: Q.buckets.text, params };
+  }
+
+  /** Every bucket from `first` to `last` (empty ones included), aggregating points in [from, to). */
+  buckets(scope: TelemetryScope, widthMs: number, window: BucketRange): Promise<BucketRow[]> {
+    return sql.rows<BucketRow>(this.dataSource, Q.buckets, this.bucketsQuery(scope, widthMs, window).params);
   }
 }
 
