@@ -10,13 +10,18 @@ import { runWithAuditContext } from './audit-context';
  */
 class PaperClient extends EventEmitter {
   static fatalAfterSetting = false;
+  /** Every statement sent, as pg received it. */
+  static sent: Array<string | { name?: string; text: string; values?: unknown[] }> = [];
   /** pg-pool puts a released client back only while it is queryable. */
   _queryable = true;
   connect(callback?: (error?: Error) => void): Promise<void> | void {
     if (callback) return void setImmediate(() => callback());
     return Promise.resolve();
   }
-  query(text: string): Promise<{ rows: unknown[]; rowCount: number }> {
+  /** As pg: a statement's text, or its config (`{ name, text, values }`: a named prepared statement). */
+  query(statement: string | { text: string }): Promise<{ rows: unknown[]; rowCount: number }> {
+    const text = typeof statement === 'string' ? statement : statement.text;
+    PaperClient.sent.push(statement);
     return new Promise((resolve) => {
       setImmediate(() => {
         resolve({ rows: [], rowCount: 0 });
@@ -36,6 +41,7 @@ class PaperClient extends EventEmitter {
 describe('AuditedPool', () => {
   afterEach(() => {
     PaperClient.fatalAfterSetting = false;
+    PaperClient.sent = [];
   });
   const actor = { actorType: 'cli' as const, actorId: 'spec', action: 'probe' };
 
@@ -48,6 +54,19 @@ describe('AuditedPool', () => {
     const client = await runWithAuditContext({ ...actor, actorId: 'next' }, () => pool.connect());
     client.release();
     expect(pool.totalCount).toBe(1);
+    await pool.end();
+  });
+
+  it('sets a changed context as one named statement (parsed once per connection), and nothing when it is unchanged', async () => {
+    const pool = new AuditedPool({ Client: PaperClient as never, max: 1 });
+    for (const actorId of ['first', 'first', 'second']) (await runWithAuditContext({ ...actor, actorId }, () => pool.connect())).release();
+    expect(PaperClient.sent).toEqual(
+      ['first', 'second'].map((actorId) => ({
+        name: 'audit.set-context',
+        text: `SELECT set_config('audit.context', $1, false)`,
+        values: [expect.stringContaining(`"actor_id":"${actorId}"`)],
+      })),
+    );
     await pool.end();
   });
 });
