@@ -20,10 +20,7 @@ export class Receiver {
       args: [tls.keyFile, tls.certFile, String(endpoints), String(answerAfterMs)],
       ipc: true,
     });
-    const ready = await new Promise<ReceiverReply>((resolve, reject) => {
-      process.child.once('message', (message: ReceiverReply) => resolve(message));
-      process.child.once('exit', () => reject(new Error(`receiver exited:\n${process.tail()}`)));
-    });
+    const ready = await process.firstMessage<ReceiverReply>();
     if (ready.type !== 'ready') throw new Error('receiver did not start');
     return new Receiver(process, ready.ports);
   }

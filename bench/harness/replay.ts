@@ -33,10 +33,7 @@ export class ReplayServer {
       ipc: true,
     });
     try {
-      const ready = await new Promise<ReplayReply>((resolve, reject) => {
-        process.child.once('message', (message: ReplayReply) => resolve(message));
-        process.child.once('exit', () => reject(new Error(`replay server exited:\n${process.tail()}`)));
-      });
+      const ready = await process.firstMessage<ReplayReply>();
       if (ready.bodies !== bodies.length) throw new Error(`replay server holds ${ready.bodies} bodies, expected ${bodies.length}`);
       return new ReplayServer(process, `http://127.0.0.1:${ready.port}`, bodies.length, dir);
     } catch (error) {

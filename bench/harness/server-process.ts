@@ -117,6 +117,14 @@ export class ServerProcess {
     throw new Error(`${this.name} did not answer 200 on ${url} within ${timeoutMs} ms:\n${this.tail()}`);
   }
 
+  /** The first IPC message the process sends (a child's "ready"); fails if it exits first. */
+  firstMessage<T>(): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.child.once('message', (message: T) => resolve(message));
+      this.child.once('exit', () => reject(new Error(`${this.name} exited:\n${this.tail()}`)));
+    });
+  }
+
   send(message: unknown): void {
     this.child.send?.(message as Parameters<NonNullable<ChildProcess['send']>>[0]);
   }

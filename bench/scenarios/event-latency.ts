@@ -1,4 +1,3 @@
-import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, DEFAULT_DATABASE_TIMEOUTS } from '@app/database';
 import type { ResultRow } from '../harness/report';
@@ -78,7 +77,7 @@ export const eventLatency: Scenario = {
       const latencies = [...committed].map(([id, at]) => (receipts.get(id) ?? Number.NaN) - at);
       const p50 = percentile(latencies, 50);
       const p99 = percentile(latencies, 99);
-      const hops = await hopMedians(ctx.databaseUrl, committed, receipts);
+      const hops = await hopMedians(ctx.db, committed, receipts);
       ctx.log(`  event-latency hops (p50 from the commit): ${hops}`);
       const base = {
         scenario: 'event-latency',
@@ -109,20 +108,15 @@ async function warmPool(dataSource: DataSource, count: number): Promise<void> {
  * start (its `published_at`), the fan-out statement's (`webhook_deliveries.created_at`), the
  * attempt's start (`last_attempt_at`) and the receipt, each as the median from the commit.
  */
-async function hopMedians(databaseUrl: string, committed: ReadonlyMap<string, number>, receipts: ReadonlyMap<string, number>): Promise<string> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
-  try {
-    const { rows } = await pool.query<{ id: string; published: number; fanned_out: number; attempted: number }>(
-      `SELECT o.id::text, extract(epoch FROM o.published_at) * 1000 AS published, extract(epoch FROM d.created_at) * 1000 AS fanned_out,
-              extract(epoch FROM d.last_attempt_at) * 1000 AS attempted
-         FROM outbox_events o JOIN webhook_deliveries d ON d.event_id = o.id AND d.origin = 'event'
-        WHERE o.id = ANY($1::uuid[])`,
-      [[...committed.keys()]],
-    );
-    const from = (pick: (row: (typeof rows)[number]) => number): string =>
-      percentile(rows.map((row) => Number(pick(row)) - (committed.get(row.id) ?? Number.NaN)), 50).toFixed(1);
-    return `relay ${from((r) => r.published)} ms, fan-out ${from((r) => r.fanned_out)} ms, attempt ${from((r) => r.attempted)} ms, receipt ${from((r) => receipts.get(r.id) ?? Number.NaN)} ms`;
-  } finally {
-    await pool.end();
-  }
+async function hopMedians(db: DataSource, committed: ReadonlyMap<string, number>, receipts: ReadonlyMap<string, number>): Promise<string> {
+  const rows: Array<{ id: string; published: number; fanned_out: number; attempted: number }> = await db.query(
+    `SELECT o.id::text, extract(epoch FROM o.published_at) * 1000 AS published, extract(epoch FROM d.created_at) * 1000 AS fanned_out,
+            extract(epoch FROM d.last_attempt_at) * 1000 AS attempted
+       FROM outbox_events o JOIN webhook_deliveries d ON d.event_id = o.id AND d.origin = 'event'
+      WHERE o.id = ANY($1::uuid[])`,
+    [[...committed.keys()]],
+  );
+  const from = (pick: (row: (typeof rows)[number]) => number): string =>
+    percentile(rows.map((row) => Number(pick(row)) - (committed.get(row.id) ?? Number.NaN)), 50).toFixed(1);
+  return `relay ${from((r) => r.published)} ms, fan-out ${from((r) => r.fanned_out)} ms, attempt ${from((r) => r.attempted)} ms, receipt ${from((r) => receipts.get(r.id) ?? Number.NaN)} ms`;
 }

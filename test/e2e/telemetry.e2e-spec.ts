@@ -193,16 +193,19 @@ describe('GET /devices/{id}/telemetry/', () => {
       repository.pointsQuery(scope, at(-7 * 24 * 60), at(0), null, 101),
       repository.pointsQuery(scope, at(-7 * 24 * 60), at(0), at(-3 * 24 * 60), 1001),
     ];
-    for (const { sql, params } of plans) {
-      const [{ 'QUERY PLAN': plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+    // An index scan, or a bitmap scan of the primary key index; only the month in range (pruning).
+    const expectMonthIndexScan = (plan: Array<{ Plan: Record<string, unknown> }>): void => {
       const nodes = flatten(plan[0].Plan);
       const onTelemetry = nodes.filter((n) => String(n['Relation Name'] ?? '').startsWith('telemetry_points'));
       expect(onTelemetry.length).toBeGreaterThan(0);
       expect(onTelemetry.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
-      // An index scan, or a bitmap scan of the primary key index; only the month in range (pruning).
       expect(onTelemetry.map((n) => n['Relation Name'])).toEqual(onTelemetry.map(() => 'telemetry_points_202503'));
       const indexScans = nodes.filter((n) => /^telemetry_points_\d{6}_pkey$/.test(String(n['Index Name'] ?? '')));
       expect(indexScans.length).toBeGreaterThan(0);
+    };
+    for (const { sql, params } of plans) {
+      const [{ 'QUERY PLAN': plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+      expectMonthIndexScan(plan);
     }
     // The page statements run prepared (planned once per connection): their generic plan, the one
     // PostgreSQL keeps after a few runs, must be the same index range scan of the month in range.
@@ -218,12 +221,7 @@ describe('GET /devices/{id}/telemetry/', () => {
         await runner.query(`PREPARE generic_page_${n} AS ${sql}`);
         const literals = params.map((value) => `'${String(value).replace(/'/g, "''")}'`).join(', ');
         const [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (FORMAT JSON) EXECUTE generic_page_${n}(${literals})`);
-        const nodes = flatten(plan[0].Plan);
-        const onTelemetry = nodes.filter((node) => String(node['Relation Name'] ?? '').startsWith('telemetry_points'));
-        expect(onTelemetry.length).toBeGreaterThan(0);
-        expect(onTelemetry.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
-        expect(onTelemetry.map((node) => node['Relation Name'])).toEqual(onTelemetry.map(() => 'telemetry_points_202503'));
-        expect(nodes.filter((node) => /^telemetry_points_\d{6}_pkey$/.test(String(node['Index Name'] ?? ''))).length).toBeGreaterThan(0);
+        expectMonthIndexScan(plan);
       }
       // Only these: the pool's own named statements live on the same connection.
       for (const n of prepared.keys()) await runner.query(`DEALLOCATE generic_page_${n}`);
