@@ -33,93 +33,11 @@ WITH created AS (
 queued AS (SELECT count(*)::int AS n FROM created WHERE status = 'pending')
 SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('webhook_deliveries', '') END AS notified FROM queued;
 
--- webhook-deliveries.lockClaims (platform: across tenants)
-SELECT pg_advisory_xact_lock(hashtext('webhook-delivery-claims'));
-
--- webhook-deliveries.claimCommitsAsync (platform: across tenants)
-SET LOCAL synchronous_commit = off;
-
--- webhook-deliveries.renewDispatcher (platform: across tenants)
-WITH expired AS (
-  DELETE FROM webhook_dispatchers WHERE until <= now() AND worker_id <> $1 RETURNING worker_id
-), me AS (
-  INSERT INTO webhook_dispatchers (worker_id, until) VALUES ($1, now() + make_interval(secs => $2::double precision / 1000))
-  ON CONFLICT (worker_id) DO UPDATE SET until = excluded.until
-  RETURNING (xmax = 0) AS fresh
-), others AS (
-  SELECT scope, key, sum(slots)::int AS slots FROM webhook_slot_grants
-   WHERE worker_id <> $1 AND worker_id NOT IN (SELECT worker_id FROM expired)
-   GROUP BY scope, key
-)
-SELECT (SELECT fresh FROM me) AS fresh, o.scope, o.key, o.slots FROM (SELECT 1) one LEFT JOIN others o ON true;
-
--- webhook-deliveries.writeSlotGrants (platform: across tenants)
-WITH dropped AS (
-  DELETE FROM webhook_slot_grants g
-   USING unnest($2::text[], $3::uuid[], $4::int[]) AS d(scope, key, slots)
-   WHERE d.slots = 0 AND g.worker_id = $1 AND g.scope = d.scope AND g.key = d.key
-)
-INSERT INTO webhook_slot_grants (worker_id, scope, key, slots)
-SELECT $1, scope, key, slots FROM unnest($2::text[], $3::uuid[], $4::int[]) AS d(scope, key, slots) WHERE slots > 0
-ON CONFLICT (worker_id, scope, key) DO UPDATE SET slots = excluded.slots;
-
 -- webhook-deliveries.retireDispatcher (platform: across tenants)
 DELETE FROM webhook_dispatchers WHERE worker_id = $1;
 
--- webhook-deliveries.claimDueDeliveries (platform: across tenants)
-WITH RECURSIVE pending_endpoints AS (
-  -- endpoints with pending deliveries, one index probe each (a "loose index scan"), so the
-  -- claim costs what is pending, not how many endpoints exist
-  (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
-  UNION ALL
-  SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
-           WHERE wd.status = 'pending' AND wd.endpoint_id > p.endpoint_id ORDER BY wd.endpoint_id LIMIT 1)
-    FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
-),
-busy AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS b(endpoint_id, in_flight)),
-busy_accounts AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS b(account_id, in_flight)),
-per_endpoint AS (
-  SELECT d.id, d.next_attempt_at, e.account_id
-    FROM pending_endpoints p
-    JOIN webhook_endpoints e ON e.id = p.endpoint_id AND e.enabled
-    LEFT JOIN busy b ON b.endpoint_id = e.id
-    CROSS JOIN LATERAL (
-      SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
-       WHERE wd.endpoint_id = e.id AND wd.status = 'pending' AND wd.next_attempt_at <= now()
-         AND (wd.lease_until IS NULL OR wd.lease_until <= now())
-       ORDER BY wd.next_attempt_at
-       LIMIT greatest($3 - coalesce(b.in_flight, 0), 0)
-    ) d
-),
-ranked AS (
-  SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.account_id ORDER BY c.next_attempt_at) AS nth,
-         coalesce(ba.in_flight, 0) AS account_claimed, $8 - coalesce(ba.in_flight, 0) AS account_room
-    FROM per_endpoint c LEFT JOIN busy_accounts ba ON ba.account_id = c.account_id
-),
-candidates AS (
-  -- max-min fair among the accounts with due work: each account's next delivery ranks by what
-  -- the account would then hold (already claimed + its rank), so the limit goes round the
-  -- accounts, least served first, instead of to whoever has the oldest backlog
-  SELECT id, next_attempt_at FROM ranked WHERE nth <= account_room
-   ORDER BY account_claimed + nth, next_attempt_at
-   LIMIT $4
-),
-claimed AS (
-  SELECT wd.id FROM webhook_deliveries wd
-   WHERE wd.id IN (SELECT id FROM candidates) AND wd.status = 'pending' AND wd.next_attempt_at <= now()
-     AND (wd.lease_until IS NULL OR wd.lease_until <= now())
-   FOR UPDATE SKIP LOCKED
-),
-leased AS (
-  -- the lease is a column outside every index: a HOT update
-  UPDATE webhook_deliveries w
-     SET lease_until = now() + make_interval(secs => $5::double precision / 1000)
-    FROM claimed c, webhook_endpoints e
-   WHERE w.id = c.id AND e.id = w.endpoint_id
-  RETURNING w.id, w.account_id, w.endpoint_id, w.event_id, w.event_type, w.body, w.attempts, e.url, e.secret_ciphertext,
-            e.signature_format, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_ciphertext END AS previous_secret_ciphertext
-)
-SELECT * FROM leased;
+-- webhook-deliveries.claimDueDeliveries (platform: across tenants; prepared statement)
+SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[]);
 
 -- webhook-deliveries.releaseClaims (platform: across tenants)
 UPDATE webhook_deliveries d

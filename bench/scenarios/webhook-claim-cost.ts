@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { NO_SLOT_GRANTS } from '@app/webhooks';
 import { claimDueDeliveries } from '@app/webhooks/store/webhook-deliveries.repository';
 import type { ResultRow } from '../harness/report';
 import { median, nowMs } from '../harness/stats';
@@ -118,7 +117,6 @@ export async function measureClaimCost(db: DataSource, endpoints: number, repeat
           inHandAccounts: new Map(),
           perEndpoint: PER_ENDPOINT / 2,
           perAccount: PER_ACCOUNT / 2,
-          grants: NO_SLOT_GRANTS,
           leaseMs: LEASE_MS,
         });
         const ms = nowMs() - start;

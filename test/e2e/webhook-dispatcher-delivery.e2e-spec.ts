@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '@app/database';
 import { createLogger } from '@app/observability';
 import { verifyWebhookRequest } from '@app/webhook-kit';
-import { NO_SLOT_GRANTS, type ClaimRequest, type CreatedWebhookEndpoint, type WebhookEndpointsService } from '@app/webhooks';
+import { type ClaimRequest, type CreatedWebhookEndpoint, type WebhookEndpointsService } from '@app/webhooks';
 import { claimDueDeliveries, recordDeliverySuccesses, releaseDeliveryClaims } from '@app/webhooks/store/webhook-deliveries.repository';
 import { WEBHOOK_DELIVERY_QUERIES } from '../../libs/webhooks/src/store/webhook-deliveries.queries';
 import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
@@ -296,6 +296,57 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(backlog.n).toBe(6);
     });
 
+    it('claims in one statement outside any transaction and writes the grants it returns: the others\' grants count against them, and a forgotten process gets them back', async () => {
+      await harness.stopDispatcher();
+      const hook = await endpoint('/claims-grants');
+      const store = new DeliveryStore(dataSource);
+      await due(hook, 8); // all claimed by the end (the next test claims whatever is due)
+      const grantsInDatabase = async (workerId: string): Promise<Array<[string, string, number]>> =>
+        (await dataSource.query('SELECT scope, key, slots FROM webhook_slot_grants WHERE worker_id = $1 ORDER BY scope', [workerId])).map(
+          (row: { scope: string; key: string; slots: number }) => [row.scope, row.key, row.slots],
+        );
+      // Another live dispatcher is granted 3 of the endpoint's 4 concurrent attempts.
+      const other = newId();
+      await dataSource.query(`INSERT INTO webhook_dispatchers (worker_id, until) VALUES ($1, now() + interval '1 minute')`, [other]);
+      await dataSource.query(`INSERT INTO webhook_slot_grants (worker_id, scope, key, slots) VALUES ($1, 'endpoint', $2, 3)`, [other, hook.id]);
+      const request = (inHand: number): ClaimRequest => ({
+        ...claimRequest(store.workerId, 10),
+        holdPerEndpoint: 8,
+        inHandEndpoints: new Map(inHand ? [[hook.id, inHand]] : []),
+        inHandAccounts: new Map(inHand ? [[hook.account_id, inHand]] : []),
+      });
+
+      // The pool's own statement (a transaction would run on a checked-out client): one round trip.
+      const statements = spyOnStatement(dataSource, WEBHOOK_DELIVERY_QUERIES.claimDueDeliveries);
+      const first = await claimDueDeliveries(store.db, request(0));
+      statements.restore();
+      expect(statements.calls).toHaveLength(1);
+      expect(first.claimed).toHaveLength(2); // may hold 8, less twice the other's 3
+      expect(first.grants).toEqual({ endpoints: new Map([[hook.id, 1]]), accounts: new Map([[hook.account_id, 2]]) }); // min(4 − 3, 2); min(10, 2)
+      expect(await grantsInDatabase(store.workerId)).toEqual([['account', hook.account_id, 2], ['endpoint', hook.id, 1]]);
+
+      // Forgotten (its lease ran out while it was paused, say): its grants went with it; the next claim writes them again.
+      await dataSource.query('DELETE FROM webhook_dispatchers WHERE worker_id = $1', [store.workerId]);
+      expect(await grantsInDatabase(store.workerId)).toEqual([]);
+      const again = await claimDueDeliveries(store.db, request(2));
+      expect(again.claimed).toEqual([]); // 2 in hand + 2 × 3 granted elsewhere: the hold of 8 is full
+      expect(await grantsInDatabase(store.workerId)).toEqual([['account', hook.account_id, 2], ['endpoint', hook.id, 1]]);
+
+      // The other dispatcher's lease runs out: the next claim forgets it with its grants, and takes its share.
+      await dataSource.query(`UPDATE webhook_dispatchers SET until = now() - interval '1 second' WHERE worker_id = $1`, [other]);
+      const after = await claimDueDeliveries(store.db, request(2));
+      expect(after.claimed).toHaveLength(6); // the rest: 8 − 2 in hand
+      expect(after.grants).toEqual({ endpoints: new Map([[hook.id, 4]]), accounts: new Map([[hook.account_id, 8]]) });
+      expect(await grantsInDatabase(store.workerId)).toEqual([['account', hook.account_id, 8], ['endpoint', hook.id, 4]]);
+      expect(await grantsInDatabase(other)).toEqual([]);
+      const [{ live }] = await dataSource.query('SELECT count(*)::int AS live FROM webhook_dispatchers WHERE worker_id = $1', [other]);
+      expect(live).toBe(0);
+
+      // Holding nothing of a key any more drops its grant.
+      await claimDueDeliveries(store.db, { ...request(0), limit: 0 });
+      expect(await grantsInDatabase(store.workerId)).toEqual([]);
+    });
+
     it('claims, hand-backs and deferrals are HOT updates (no indexed column changes)', async () => {
       await harness.stopDispatcher();
       const hook = await endpoint('/claims-hot');
@@ -351,7 +402,6 @@ function claimRequest(workerId: string, limit: number): ClaimRequest {
     inHandAccounts: new Map(),
     perEndpoint: 4,
     perAccount: limit,
-    grants: NO_SLOT_GRANTS,
     leaseMs: 60_000,
   };
 }

@@ -161,7 +161,6 @@ export class DeliveryWorker {
             inHandAccounts: busyAccounts,
             perEndpoint,
             perAccount: this.options.perAccount,
-            grants: this.grants,
             leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
           });
           this.grants = grants;

@@ -22,6 +22,7 @@ import { WebhookSlotGrants1763772400000 } from './1763772400000-WebhookSlotGrant
 import { WebhookDeliveryRecovered1763772500000 } from './1763772500000-WebhookDeliveryRecovered';
 import { WebhookDeliveryEventAt1763772600000 } from './1763772600000-WebhookDeliveryEventAt';
 import { WebhookDeliverySkipped1763772700000 } from './1763772700000-WebhookDeliverySkipped';
+import { WebhookClaimFunction1763772800000 } from './1763772800000-WebhookClaimFunction';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   WebhookDeliveryRecovered1763772500000,
   WebhookDeliveryEventAt1763772600000,
   WebhookDeliverySkipped1763772700000,
+  WebhookClaimFunction1763772800000,
 ];

@@ -135,8 +135,6 @@ export interface ClaimRequest {
   /** The fleet's bounds on concurrent attempts (WEBHOOK_CONCURRENCY_PER_ENDPOINT, _PER_ACCOUNT). */
   perEndpoint: number;
   perAccount: number;
-  /** What this process was granted by its last claim. */
-  grants: SlotGrants;
   leaseMs: number;
 }
 
@@ -145,6 +143,9 @@ export interface ClaimResult {
   /** This process's grants from now on: at most its attempts in flight may run per key. */
   grants: SlotGrants;
 }
+
+/** A row of the claim: a leased delivery (grant columns null) or one of this process's grants (delivery columns null). */
+type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | null; grant_key: string | null; grant_slots: number | null };
 
 /**
  * Claims due deliveries of enabled endpoints: at most `holdPerEndpoint` held per endpoint,
@@ -161,66 +162,31 @@ export interface ClaimResult {
  * counts twice against what this process may hold (its reserve is twice its grant). A grant
  * shrinks to what the process holds at each claim and is dropped once it holds nothing of its key;
  * a process that dies is forgotten with its grants when its lease runs out (webhook_dispatchers).
+ *
+ * One round trip: the steps run in the database function `webhook_claim_deliveries` (migration
+ * WebhookClaimFunction), whose commit does not wait for its WAL flush.
  */
-export function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<ClaimResult> {
-  return db.transaction(async (manager) => {
-    await sql.run(manager, Q.claimCommitsAsync, []);
-    await sql.run(manager, Q.lockClaims, []);
-    const renewal = await sql.rows<{ fresh: boolean; scope: 'endpoint' | 'account' | null; key: string | null; slots: number | null }>(manager, Q.renewDispatcher, [
-      request.workerId,
-      request.leaseMs,
-    ]);
-    const others = { endpoint: new Map<string, number>(), account: new Map<string, number>() };
-    for (const row of renewal) if (row.scope && row.key) others[row.scope].set(row.key, row.slots ?? 0);
-    // A fresh row: this process's grants (if any) were forgotten with it.
-    const previous = renewal[0]?.fresh ? NO_SLOT_GRANTS : request.grants;
-    const claimed = await sql.rows<ClaimedDelivery>(manager, Q.claimDueDeliveries, [
-      ...withOthers(request.inHandEndpoints, others.endpoint),
-      request.holdPerEndpoint,
-      request.limit,
-      request.leaseMs,
-      ...withOthers(request.inHandAccounts, others.account),
-      request.holdPerAccount,
-    ]);
-    const inHand = { endpoints: new Map(request.inHandEndpoints), accounts: new Map(request.inHandAccounts) };
-    for (const delivery of claimed) {
-      inHand.endpoints.set(delivery.endpoint_id, (inHand.endpoints.get(delivery.endpoint_id) ?? 0) + 1);
-      inHand.accounts.set(delivery.account_id, (inHand.accounts.get(delivery.account_id) ?? 0) + 1);
-    }
-    const grants: SlotGrants = {
-      endpoints: granted(inHand.endpoints, others.endpoint, request.perEndpoint),
-      accounts: granted(inHand.accounts, others.account, request.perAccount),
-    };
-    const changes = [...grantChanges('endpoint', previous.endpoints, grants.endpoints), ...grantChanges('account', previous.accounts, grants.accounts)];
-    if (changes.length > 0) {
-      await sql.run(manager, Q.writeSlotGrants, [request.workerId, changes.map((c) => c.scope), changes.map((c) => c.key), changes.map((c) => c.slots)]);
-    }
-    return { claimed, grants };
-  });
-}
-
-/** What this process holds per key plus twice what the others are granted: the claim's count against each key's hold. */
-function withOthers(inHand: ReadonlyMap<string, number>, others: ReadonlyMap<string, number>): [string[], number[]] {
-  const counted = new Map(inHand);
-  for (const [key, slots] of others) counted.set(key, (counted.get(key) ?? 0) + 2 * slots);
-  return [[...counted.keys()], [...counted.values()]];
-}
-
-/** Per key held: min(bound − the others' grants, held), nothing where that is 0. */
-function granted(inHand: ReadonlyMap<string, number>, others: ReadonlyMap<string, number>, bound: number): Map<string, number> {
-  const grants = new Map<string, number>();
-  for (const [key, held] of inHand) {
-    const slots = Math.min(bound - (others.get(key) ?? 0), held);
-    if (slots > 0) grants.set(key, slots);
+export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<ClaimResult> {
+  const rows = await sql.rows<ClaimRow>(db, Q.claimDueDeliveries, [
+    request.workerId,
+    request.leaseMs,
+    request.limit,
+    request.holdPerEndpoint,
+    request.holdPerAccount,
+    request.perEndpoint,
+    request.perAccount,
+    [...request.inHandEndpoints.keys()],
+    [...request.inHandEndpoints.values()],
+    [...request.inHandAccounts.keys()],
+    [...request.inHandAccounts.values()],
+  ]);
+  const claimed: ClaimedDelivery[] = [];
+  const grants = { endpoints: new Map<string, number>(), accounts: new Map<string, number>() };
+  for (const { grant_scope: scope, grant_key: key, grant_slots: slots, ...delivery } of rows) {
+    if (scope === null) claimed.push(delivery);
+    else (scope === 'endpoint' ? grants.endpoints : grants.accounts).set(key as string, slots as number);
   }
-  return grants;
-}
-
-function grantChanges(scope: 'endpoint' | 'account', before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): Array<{ scope: string; key: string; slots: number }> {
-  const changes: Array<{ scope: string; key: string; slots: number }> = [];
-  for (const [key, slots] of after) if (before.get(key) !== slots) changes.push({ scope, key, slots });
-  for (const key of before.keys()) if (!after.has(key)) changes.push({ scope, key, slots: 0 });
-  return changes;
+  return { claimed, grants };
 }
 
 /** The process `workerId` stops: every grant it holds is given up at once. */
