@@ -101,6 +101,25 @@ describe('OAuth2 token exchange and the authorization pipeline', () => {
       const res = await api.http.get(`${API}/accounts/`).set(tenant.auth).expect(401);
       expect(res.body.code).toBe('invalid_token');
     });
+
+    it('answers a credential lookup that fails for another reason than an outage with 500 and an error_id, not 401 invalid_token', async () => {
+      const tenant = await createTenant(api.app, ['accounts:read']);
+      const dataSource = dataSourceOf(api.app);
+      await api.http.get(`${API}/accounts/`).set(tenant.auth).expect(200);
+      // The lookup's statement no longer runs (as a statement deallocated under a pooler, or a schema
+      // changed under a running api would): the server's fault, which a new token cannot fix.
+      await dataSource.query('ALTER TABLE api_credential_accounts RENAME TO api_credential_accounts_away');
+      try {
+        // api.raw: the contract documents what a request can cause, not a server fault.
+        const res = await api.raw.get(`${API}/accounts/`).set(tenant.auth).expect(500);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.headers['www-authenticate']).toBeUndefined();
+        expect(res.body).toMatchObject({ status: 500, code: 'internal_error', error_id: expect.any(String) });
+      } finally {
+        await dataSource.query('ALTER TABLE api_credential_accounts_away RENAME TO api_credential_accounts');
+      }
+      await api.http.get(`${API}/accounts/`).set(tenant.auth).expect(200);
+    });
   });
 
   describe('scopes guard', () => {

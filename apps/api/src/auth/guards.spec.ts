@@ -88,8 +88,16 @@ describe('TokenGuard', () => {
     expect(() => guard.handleRequest(cancelled, undefined, undefined)).toThrow(cancelled);
   });
 
-  it('still calls any other failure an invalid token (401)', () => {
-    expect(() => guard.handleRequest(new Error('invalid signature'), undefined, undefined)).toThrow(InvalidTokenError);
-    expect(() => guard.handleRequest(null, undefined, new Error('jwt expired'))).toThrow(InvalidTokenError);
+  it('passes any other failure of the credential lookup on (a 500 with a log line), instead of calling the token invalid', () => {
+    const gone = Object.assign(new Error('prepared statement "credentials.findByClientId" does not exist'), { code: '26000' });
+    expect(() => guard.handleRequest(gone, undefined, undefined)).toThrow(gone);
+  });
+
+  it('calls a token passport-jwt refuses (reported as info) an invalid token (401), and passes the credential\'s own refusal on', () => {
+    expect(() => guard.handleRequest(null, undefined, new Error('invalid signature'))).toThrow(InvalidTokenError);
+    expect(() => guard.handleRequest(null, undefined, new Error('jwt expired'))).toThrow('The access token has expired.');
+    expect(() => guard.handleRequest(null, false, undefined)).toThrow(InvalidTokenError);
+    const revoked = new InvalidTokenError('The credential behind this token is revoked.');
+    expect(() => guard.handleRequest(revoked, undefined, undefined)).toThrow(revoked);
   });
 });
