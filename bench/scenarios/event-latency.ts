@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, DEFAULT_DATABASE_TIMEOUTS } from '@app/database';
+import type { Receiver } from '../harness/receiver';
 import type { ResultRow } from '../harness/report';
 import { nowMs, percentile, sleep } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
@@ -24,6 +25,14 @@ const PUBLISHER_CHECKOUT_MS = 120_000;
  * pool is warm; the bench's must be too.
  */
 const PUBLISHER_WARM_CONNECTIONS = 16;
+/**
+ * Events published and delivered, at the measured rate, before the measured ones. The first
+ * deliveries to a new endpoint pay once for what a running pipeline has already done: the first
+ * TLS handshake with the receiver, the first plans of the dispatcher's statements on each pooled
+ * connection, JIT warm-up. In quick runs (500 events) the first ~16 took 100–160 ms and made the
+ * p99 by themselves. Their latency is reported in the note, not hidden.
+ */
+const WARM_UP_EVENTS = RATE_PER_SECOND;
 
 /**
  * Commit → receipt: events committed through the outbox at a steady 100/s, each delivered to
@@ -40,41 +49,23 @@ export const eventLatency: Scenario = {
     try {
       await receiver.reset();
       const total = RATE_PER_SECOND * ctx.options.eventLatencySeconds;
-      const committed = new Map<string, number>();
-      const commitMs: number[] = [];
-      const inFlight: Array<Promise<void>> = [];
       const publisher = createDataSource(ctx.databaseUrl, PUBLISHER_POOL, { ...DEFAULT_DATABASE_TIMEOUTS, connectionTimeoutMs: PUBLISHER_CHECKOUT_MS });
       await publisher.initialize();
-      await warmPool(publisher, PUBLISHER_WARM_CONNECTIONS);
-      const start = nowMs();
+      let warmUp: Published;
+      let measured: Published;
       try {
-        for (let n = 0; n < total; n++) {
-          const due = start + (n * 1000) / RATE_PER_SECOND;
-          const wait = due - nowMs();
-          if (wait > 0) await sleep(wait);
-          const began = nowMs();
-          inFlight.push(
-            publisher
-              .transaction((manager) => publishEvent(manager, ctx, 'alarm.resolved', n))
-              .then((envelope) => {
-                committed.set(envelope.id, epochNow());
-                commitMs.push(nowMs() - began);
-              }),
-          );
-        }
-        await Promise.all(inFlight);
+        await warmPool(publisher, PUBLISHER_WARM_CONNECTIONS);
+        warmUp = await publishAtRate(ctx, publisher, WARM_UP_EVENTS, 0);
+        await awaitReceipts(receiver, WARM_UP_EVENTS);
+        measured = await publishAtRate(ctx, publisher, total, WARM_UP_EVENTS);
       } finally {
         await publisher.destroy();
       }
-      let receipts = await receiver.receipts();
-      const deadline = nowMs() + ARRIVAL_TIMEOUT_MS;
-      while (receipts.size < total && nowMs() < deadline) {
-        await sleep(100);
-        receipts = await receiver.receipts();
-      }
-      if (receipts.size < total) throw new Error(`event-latency: ${receipts.size} of ${total} events arrived within ${ARRIVAL_TIMEOUT_MS} ms after the last commit`);
+      const receipts = await awaitReceipts(receiver, WARM_UP_EVENTS + total);
+      const { committed, commitMs } = measured;
       await checkDeliveryLedger(ctx, receiver, endpoints, 'event-latency');
       const latencies = [...committed].map(([id, at]) => (receipts.get(id) ?? Number.NaN) - at);
+      const coldLatencies = [...warmUp.committed].map(([id, at]) => (receipts.get(id) ?? Number.NaN) - at);
       const p50 = percentile(latencies, 50);
       const p99 = percentile(latencies, 99);
       const hops = await hopMedians(ctx.db, committed, receipts);
@@ -86,7 +77,7 @@ export const eventLatency: Scenario = {
         ratio: null,
         status: 'measured' as const,
         rounds: 1,
-        note: `${total} events at ${RATE_PER_SECOND}/s; the committing transaction itself (pool wait included) p50 ${percentile(commitMs, 50).toFixed(1)} ms, p99 ${percentile(commitMs, 99).toFixed(1)} ms; p50 from the commit: ${hops}`,
+        note: `${total} events at ${RATE_PER_SECOND}/s, after ${WARM_UP_EVENTS} at the same rate to the same endpoint (not measured; theirs: p50 ${percentile(coldLatencies, 50).toFixed(1)} ms, max ${Math.max(...coldLatencies).toFixed(1)} ms); the committing transaction itself (pool wait included) p50 ${percentile(commitMs, 50).toFixed(1)} ms, p99 ${percentile(commitMs, 99).toFixed(1)} ms; p50 from the commit: ${hops}`,
       };
       return [
         { ...base, metric: 'commit → receipt p50', project: p50, target: 'p50 ≤ 50 ms', pass: p50 <= 50 },
@@ -97,6 +88,49 @@ export const eventLatency: Scenario = {
     }
   },
 };
+
+interface Published {
+  /** Event id → when its transaction committed (epoch ms). */
+  committed: Map<string, number>;
+  /** How long each committing transaction took, pool wait included. */
+  commitMs: number[];
+}
+
+/** Commits `count` events at RATE_PER_SECOND, open-loop (numbered from `first`), and waits for every commit. */
+async function publishAtRate(ctx: BenchContext, publisher: DataSource, count: number, first: number): Promise<Published> {
+  const committed = new Map<string, number>();
+  const commitMs: number[] = [];
+  const inFlight: Array<Promise<void>> = [];
+  const start = nowMs();
+  for (let n = 0; n < count; n++) {
+    const due = start + (n * 1000) / RATE_PER_SECOND;
+    const wait = due - nowMs();
+    if (wait > 0) await sleep(wait);
+    const began = nowMs();
+    inFlight.push(
+      publisher
+        .transaction((manager) => publishEvent(manager, ctx, 'alarm.resolved', first + n))
+        .then((envelope) => {
+          committed.set(envelope.id, epochNow());
+          commitMs.push(nowMs() - began);
+        }),
+    );
+  }
+  await Promise.all(inFlight);
+  return { committed, commitMs };
+}
+
+/** The receiver's receipts once `count` have arrived; throws after ARRIVAL_TIMEOUT_MS. */
+async function awaitReceipts(receiver: Receiver, count: number): Promise<Map<string, number>> {
+  const deadline = nowMs() + ARRIVAL_TIMEOUT_MS;
+  let receipts = await receiver.receipts();
+  while (receipts.size < count && nowMs() < deadline) {
+    await sleep(100);
+    receipts = await receiver.receipts();
+  }
+  if (receipts.size < count) throw new Error(`event-latency: ${receipts.size} of ${count} events arrived within ${ARRIVAL_TIMEOUT_MS} ms after the last commit`);
+  return receipts;
+}
 
 /** Opens `count` connections of the pool at once (each runs a statement on the outbox) and returns them to it. */
 async function warmPool(dataSource: DataSource, count: number): Promise<void> {
