@@ -440,6 +440,13 @@ describe('Audit trail', () => {
       expect(await db.query(`SELECT has_table_privilege($1, 'audit_events_200203', 'UPDATE') AS can`, [RUNTIME_ROLE])).toEqual([{ can: false }]);
       expect(await asRuntime(`SELECT audit_drop_expired_partitions('2003-01-01T00:00:00Z') AS dropped`)).toEqual([{ dropped: 'audit_events_200203' }]);
     });
+
+    it('runs the dispatcher\'s claim (a function of the webhooks store, migration WebhookClaimFunction)', async () => {
+      const worker = randomUUID();
+      expect(await asRuntime(`SELECT count(*)::int AS n FROM webhook_claim_deliveries($1, 1000, 0, 0, 0, 1, 1, '{}', '{}', '{}', '{}')`, [worker])).toEqual([{ n: 0 }]);
+      expect(await db.query('SELECT count(*)::int AS n FROM webhook_dispatchers WHERE worker_id = $1', [worker])).toEqual([{ n: 1 }]);
+      await db.query('DELETE FROM webhook_dispatchers WHERE worker_id = $1', [worker]);
+    });
   });
 
   describe('GET /audit-events/', () => {
