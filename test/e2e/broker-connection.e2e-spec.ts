@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { ChannelModel } from 'amqplib';
 import { BrokerConnection } from '@app/events';
 import { AMQP_URL } from '../support/broker';
@@ -55,6 +56,17 @@ describe('BrokerConnection (real RabbitMQ behind a TCP proxy)', () => {
     // The current connection is live: it can open a channel.
     const channel = await connection.current!.createChannel();
     await channel.close();
+  });
+
+  it('sends small frames at once: Nagle\'s algorithm is off on its socket (amqplib turns it on unless told otherwise)', async () => {
+    connection = new BrokerConnection({ url: proxiedUrl(), name: 'broker-connection-nodelay', setup: async () => undefined });
+    connection.start();
+    await connection.waitUntilConnected();
+    const socket = (connection.current as unknown as { connection: { stream: Socket } }).connection.stream;
+    // Node keeps the last setNoDelay() under an internal symbol; nothing public reads TCP_NODELAY back.
+    const noDelay = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === 'kSetNoDelay');
+    expect(noDelay).toBeDefined();
+    expect((socket as unknown as Record<symbol, unknown>)[noDelay as symbol]).toBe(true);
   });
 
   describe('with an AMQP_URL list (the nodes of a cluster, here three proxies in front of one broker)', () => {

@@ -131,7 +131,9 @@ export class BrokerConnection {
     // Whatever happens to this connection, the next attempt goes to the next node.
     this.next = (this.next + 1) % this.urls.length;
     try {
-      model = await connect(url, { clientProperties: { connection_name: this.options.name }, timeout: this.options.connectTimeoutMs ?? 5000 });
+      // noDelay: amqplib turns Nagle's algorithm on unless told otherwise, so a small frame (a publish,
+      // an ack) written while an earlier one is unacknowledged waits for the peer's (delayed) ACK.
+      model = await connect(url, { clientProperties: { connection_name: this.options.name }, timeout: this.options.connectTimeoutMs ?? 5000, noDelay: true });
       model.on('error', () => undefined); // 'close' follows and drives the reconnect
       model.on('close', () => {
         closed = true;
