@@ -15,18 +15,19 @@ WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending';
 -- webhook-deliveries.notifyDeliveryWorkers (platform: across tenants)
 SELECT pg_notify('webhook_deliveries', '');
 
--- webhook-deliveries.subscribedEndpoints (platform: across tenants; prepared statement)
-SELECT id, account_id, events, enabled FROM webhook_endpoints WHERE account_id = ANY($1::uuid[]);
-
 -- webhook-deliveries.fanOutDeliveries (platform: across tenants; prepared statement)
-WITH created AS (
+WITH event AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bytea[]) AS e(account_id, event_id, event_type, body)
+),
+created AS (
   INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, completed_at)
-  SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event',
-         CASE WHEN d.skipped THEN NULL ELSE ($4::bytea[])[d.event] END,
-         CASE WHEN d.skipped THEN 'skipped' ELSE 'pending' END,
-         CASE WHEN d.skipped THEN NULL ELSE now() END,
-         CASE WHEN d.skipped THEN now() END
-    FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::boolean[]) AS d(id, endpoint_id, event, skipped)
+  SELECT uuid_v7(), e.account_id, w.id, e.event_id, e.event_type, 'event',
+         CASE WHEN w.enabled THEN e.body END,
+         CASE WHEN w.enabled THEN 'pending' ELSE 'skipped' END,
+         CASE WHEN w.enabled THEN now() END,
+         CASE WHEN NOT w.enabled THEN now() END
+    FROM event e
+    JOIN webhook_endpoints w ON w.account_id = e.account_id AND e.event_type = ANY (w.events)
   ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
   RETURNING status
 ),

@@ -86,6 +86,21 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
     await settled(subscribed.id, shipment.id);
     expect(receiver.received('/filter/subscribed').map((r) => r.headers['x-service-event'])).toEqual(['alarm.created', 'shipment.created']);
     for (const path of ['/filter/other-type', '/filter/disabled', '/filter/other-tenant']) expect(receiver.received(path)).toEqual([]);
+
+    // The fan-out makes its rows' ids in the database (uuid_v7()): version 7, their first 48 bits the
+    // moment they were made, so they grow with time like the ids the service makes in Node.
+    const rows: Array<{ id: string; created_at: Date }> = await dataSource.query(
+      'SELECT id::text, created_at FROM webhook_deliveries WHERE endpoint_id = ANY($1) ORDER BY created_at, id',
+      [[subscribed.id, disabled.id]],
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const madeAt = parseInt(row.id.replace(/-/g, '').slice(0, 12), 16);
+      expect(Math.abs(madeAt - row.created_at.getTime())).toBeLessThan(5_000);
+    }
+    const [alarmRow] = rows.filter((row) => row.created_at.getTime() === rows[0].created_at.getTime());
+    expect(rows[rows.length - 1].id > alarmRow.id).toBe(true); // the shipment's delivery, made later
   });
 
   it('signs with the current secret: a rotation between two attempts applies to the retry', async () => {

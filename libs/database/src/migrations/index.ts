@@ -23,6 +23,7 @@ import { WebhookDeliveryRecovered1763772500000 } from './1763772500000-WebhookDe
 import { WebhookDeliveryEventAt1763772600000 } from './1763772600000-WebhookDeliveryEventAt';
 import { WebhookDeliverySkipped1763772700000 } from './1763772700000-WebhookDeliverySkipped';
 import { WebhookClaimFunction1763772800000 } from './1763772800000-WebhookClaimFunction';
+import { UuidV7Function1763772900000 } from './1763772900000-UuidV7Function';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   WebhookDeliveryEventAt1763772600000,
   WebhookDeliverySkipped1763772700000,
   WebhookClaimFunction1763772800000,
+  UuidV7Function1763772900000,
 ];

@@ -38,7 +38,7 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
   tables: ['webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_hourly_stats', 'webhook_dispatchers', 'webhook_slot_grants'],
   reads: ['webhook_endpoints'],
   // The dispatcher's per-batch statements of a fixed shape: parsed and planned once per connection.
-  prepared: ['subscribedEndpoints', 'fanOutDeliveries', 'claimDueDeliveries', 'recordSuccesses', 'trimAttemptLog'],
+  prepared: ['fanOutDeliveries', 'claimDueDeliveries', 'recordSuccesses', 'trimAttemptLog'],
   tenant: {
     // Deliveries queued by hand (test, resend), and cancelled when their endpoint is disabled.
     insertDelivery: `
@@ -52,21 +52,25 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
   platform: {
     notifyDeliveryWorkers: `SELECT pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '')`,
 
-    // The dispatcher: fan-out of published events over every account of a batch.
-    // Disabled endpoints too: an event of a type one subscribes to is recorded for it as `skipped`.
-    subscribedEndpoints: 'SELECT id, account_id, events, enabled FROM webhook_endpoints WHERE account_id = ANY($1::uuid[])',
-    // $8: the row is for a disabled endpoint — `skipped` (not sent), closed at once, no body (a
+    // The dispatcher's fan-out of a batch of published events ($1–$4: account, id, type, body of
+    // each), in one statement: one delivery per endpoint of the event's account subscribed to its
+    // type. Disabled endpoints too: the row is `skipped` (not sent), closed at once, no body (a
     // recovery takes the bytes from another delivery or the outbox); the event log lists it at its
-    // time and a recovery queues it like any delivery that did not succeed. Only pending rows wake workers.
+    // time and a recovery queues it like any delivery that did not succeed. Only pending rows wake
+    // workers. Ids are made by uuid_v7() (time-ordered, as the service's own).
     fanOutDeliveries: `
-      WITH created AS (
+      WITH event AS (
+        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bytea[]) AS e(account_id, event_id, event_type, body)
+      ),
+      created AS (
         INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at, completed_at)
-        SELECT d.id, ($1::uuid[])[d.event], d.endpoint_id, ($2::uuid[])[d.event], ($3::text[])[d.event], 'event',
-               CASE WHEN d.skipped THEN NULL ELSE ($4::bytea[])[d.event] END,
-               CASE WHEN d.skipped THEN 'skipped' ELSE 'pending' END,
-               CASE WHEN d.skipped THEN NULL ELSE now() END,
-               CASE WHEN d.skipped THEN now() END
-          FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::boolean[]) AS d(id, endpoint_id, event, skipped)
+        SELECT uuid_v7(), e.account_id, w.id, e.event_id, e.event_type, 'event',
+               CASE WHEN w.enabled THEN e.body END,
+               CASE WHEN w.enabled THEN 'pending' ELSE 'skipped' END,
+               CASE WHEN w.enabled THEN now() END,
+               CASE WHEN NOT w.enabled THEN now() END
+          FROM event e
+          JOIN webhook_endpoints w ON w.account_id = e.account_id AND e.event_type = ANY (w.events)
         ON CONFLICT (event_id, endpoint_id) WHERE origin = 'event' DO NOTHING
         RETURNING status
       ),

@@ -76,39 +76,18 @@ export function cancelPendingDeliveries(db: Db, accountId: AccountId, endpointId
 
 /**
  * One delivery per endpoint of each event's account subscribed to its type, for a batch of events
- * in two statements (endpoints, then one insert for all): due now for an enabled endpoint,
- * `skipped` for a disabled one (not sent; shown in the event log, queued by a recovery).
- * Idempotent: a redelivered message finds its rows and adds none. Returns how many deliveries it
- * queued; one NOTIFY per batch wakes the delivery workers of every dispatcher replica.
+ * in one statement: due now for an enabled endpoint, `skipped` for a disabled one (not sent; shown
+ * in the event log, queued by a recovery). Idempotent: a redelivered message finds its rows and
+ * adds none. Returns how many deliveries it queued; one NOTIFY per batch wakes the delivery workers
+ * of every dispatcher replica.
  */
 export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
-  const accounts = [...new Set(messages.map((m) => m.account_id))];
-  const endpoints = await sql.rows<{ id: string; account_id: string; events: string[]; enabled: boolean }>(db, Q.subscribedEndpoints, [accounts]);
-  if (endpoints.length === 0) return 0;
-  const ids: string[] = [];
-  const endpointIds: string[] = [];
-  const events: number[] = [];
-  const skipped: boolean[] = [];
-  messages.forEach((message, index) => {
-    for (const endpoint of endpoints) {
-      if (endpoint.account_id !== message.account_id || !endpoint.events.includes(message.envelope.type)) continue;
-      ids.push(newId());
-      endpointIds.push(endpoint.id);
-      events.push(index + 1);
-      skipped.push(!endpoint.enabled);
-    }
-  });
-  if (ids.length === 0) return 0;
   const row = await sql.first<{ created: number }>(db, Q.fanOutDeliveries, [
     messages.map((m) => m.account_id),
     messages.map((m) => m.envelope.id),
     messages.map((m) => m.envelope.type),
     messages.map((m) => Buffer.from(JSON.stringify(m.envelope))),
-    ids,
-    endpointIds,
-    events,
-    skipped,
   ]);
   return row?.created ?? 0;
 }
