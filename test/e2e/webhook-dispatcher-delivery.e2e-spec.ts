@@ -389,24 +389,19 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(hot).toEqual({ updated: 8, hot: 8 });
     });
 
-    it('walks the endpoints with pending deliveries from a cursor, counts only those with a delivery to claim towards its window, and says where the next claim starts', async () => {
+    it('walks the endpoints with pending deliveries from a cursor, a window at a time, and says where the next claim starts', async () => {
       await harness.stopDispatcher();
       // Created last, so no other endpoint with pending deliveries sorts after them; in id order.
       const hooks: CreatedWebhookEndpoint[] = [];
-      for (const path of ['/cursor-0', '/cursor-1', '/cursor-2', '/cursor-3', '/cursor-4']) hooks.push(await endpoint(path));
+      for (const path of ['/cursor-0', '/cursor-1', '/cursor-2', '/cursor-3']) hooks.push(await endpoint(path));
       hooks.sort((a, b) => (a.id < b.id ? -1 : 1));
-      const [anchor, waiting, ...busy] = hooks;
-      await dataSource.query(
-        `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-         SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() + interval '1 hour' FROM generate_series(1, 2)`,
-        [waiting.account_id, waiting.id],
-      );
+      const [anchor, ...busy] = hooks;
       const dueIds = new Map<string, string[]>();
       for (const hook of busy) dueIds.set(hook.id, await due(hook, 2));
       const store = new DeliveryStore(dataSource);
       const claimFrom = (after: string | null) => claimDueDeliveries(store.db, { ...claimRequest(store.workerId, 10), after, window: 2 });
 
-      // A window of 2 after the anchor: the endpoint waiting for a retry is passed, the next two are claimed, the cursor is at the second.
+      // A window of 2 after the anchor: the next two endpoints' deliveries only, and the cursor at the second.
       const first = await claimFrom(anchor.id);
       expect(first.claimed.map((d) => d.id).sort()).toEqual([...dueIds.get(busy[0].id)!, ...dueIds.get(busy[1].id)!].sort());
       expect(first.resumeAfter).toBe(busy[1].id);
@@ -414,16 +409,13 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       const second = await claimFrom(first.resumeAfter);
       expect(second.claimed.map((d) => d.id).sort()).toEqual([...dueIds.get(busy[2].id)!].sort());
       expect(second.resumeAfter).toBeNull();
-      // Leased or not due: nothing to claim after the anchor, and the walk goes to the end.
+      // Leased deliveries are still pending: a window over them claims nothing yet still moves on.
       const third = await claimFrom(anchor.id);
       expect(third.claimed).toEqual([]);
-      expect(third.resumeAfter).toBeNull();
-      // Handed back: due again, claimed again from the same cursor.
-      await releaseDeliveryClaims(store.db, first.claimed, 0);
-      const fourth = await claimFrom(anchor.id);
-      expect(fourth.claimed.map((d) => d.id).sort()).toEqual(first.claimed.map((d) => d.id).sort());
-      expect(fourth.resumeAfter).toBe(busy[1].id);
-      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = ANY($1)`, [[waiting, ...busy].map((h) => h.id)]);
+      expect(third.resumeAfter).toBe(busy[1].id);
+      // Closed: not pending any more, so no window visits them.
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = ANY($1)`, [busy.map((h) => h.id)]);
+      expect((await claimFrom(anchor.id)).resumeAfter).toBeNull();
     });
 
     it('the dispatcher walks on past windows with nothing due: a delivery behind 80 endpoints waiting for retries goes out at once, not at the next poll', async () => {

@@ -37,34 +37,18 @@ const CLAIM_FROM_CURSOR = `
     INSERT INTO webhook_dispatchers (worker_id, until) VALUES (p_worker, now() + make_interval(secs => p_lease_ms / 1000))
     ON CONFLICT (worker_id) DO UPDATE SET until = excluded.until;
     RETURN QUERY
-    WITH RECURSIVE walk AS (
-      -- the endpoints with pending deliveries after p_after, in id order, one index probe each (a
-      -- loose index scan from a cursor). Only those with a delivery due and not leased count
-      -- towards the window (the others, waiting for a retry or all in hand, cost a probe and are
-      -- passed): the walk stops at the p_window-th of them, or at the end of the ring (a NULL row)
-      SELECT x.endpoint_id, x.claimable, x.claimable::int AS n
-        FROM (SELECT f.endpoint_id,
-                     EXISTS (SELECT 1 FROM webhook_deliveries d
-                              WHERE d.endpoint_id = f.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= now()
-                                AND (d.lease_until IS NULL OR d.lease_until <= now())) AS claimable
-                FROM (SELECT wd.endpoint_id FROM webhook_deliveries wd
-                       WHERE wd.status = 'pending' AND wd.endpoint_id > coalesce(p_after, '00000000-0000-0000-0000-000000000000'::uuid)
-                       ORDER BY wd.endpoint_id LIMIT 1) f) x
+    WITH RECURSIVE pending_endpoints AS (
+      -- the next p_window endpoints with pending deliveries after p_after, one index probe each
+      -- (a "loose index scan" from a cursor): a claim costs its window, not how many endpoints have
+      -- work; a NULL row marks the end of the ring
+      (SELECT wd.endpoint_id, 1 AS n FROM webhook_deliveries wd
+        WHERE wd.status = 'pending' AND wd.endpoint_id > coalesce(p_after, '00000000-0000-0000-0000-000000000000'::uuid)
+        ORDER BY wd.endpoint_id LIMIT 1)
       UNION ALL
-      SELECT x.endpoint_id, x.claimable, w.n + x.claimable::int
-        FROM walk w
-        CROSS JOIN LATERAL (
-          SELECT f.endpoint_id,
-                 f.endpoint_id IS NOT NULL AND EXISTS (
-                   SELECT 1 FROM webhook_deliveries d
-                    WHERE d.endpoint_id = f.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= now()
-                      AND (d.lease_until IS NULL OR d.lease_until <= now())) AS claimable
-            FROM (SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
-                           WHERE wd.status = 'pending' AND wd.endpoint_id > w.endpoint_id ORDER BY wd.endpoint_id LIMIT 1) AS endpoint_id) f
-        ) x
-       WHERE w.endpoint_id IS NOT NULL AND w.n < p_window
+      SELECT (SELECT wd.endpoint_id FROM webhook_deliveries wd
+               WHERE wd.status = 'pending' AND wd.endpoint_id > p.endpoint_id ORDER BY wd.endpoint_id LIMIT 1), p.n + 1
+        FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL AND p.n < p_window
     ),
-    pending_endpoints AS (SELECT w.endpoint_id FROM walk w WHERE w.claimable),
     others AS (
       SELECT g.scope, g.key, sum(g.slots)::int AS slots FROM webhook_slot_grants g WHERE g.worker_id <> p_worker GROUP BY g.scope, g.key
     ),
@@ -150,9 +134,9 @@ const CLAIM_FROM_CURSOR = `
       FROM kept k
     UNION ALL
     -- where the next claim starts: after the window's last endpoint, or from the start (NULL) when
-    -- the walk reached the end of the ring
+    -- this one reached the end of the ring
     SELECT NULL::uuid, NULL::uuid, NULL::uuid, NULL::uuid, NULL::text, NULL::bytea, NULL::int, NULL::text, NULL::text,
-           NULL::text, NULL::text, 'resume'::text, (SELECT w.endpoint_id FROM walk w WHERE w.n = p_window AND w.claimable), NULL::int;
+           NULL::text, NULL::text, 'resume'::text, (SELECT p.endpoint_id FROM pending_endpoints p WHERE p.n = p_window), NULL::int;
   END $$`;
 
 const PREVIOUS_SIGNATURE = 'webhook_claim_deliveries(uuid, double precision, int, int, int, int, int, uuid[], int[], uuid[], int[])';
