@@ -38,7 +38,7 @@ SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('webhook_deliveries', '') EN
 DELETE FROM webhook_dispatchers WHERE worker_id = $1;
 
 -- webhook-deliveries.claimDueDeliveries (platform: across tenants; prepared statement)
-SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[], $12::uuid, $13::int);
+SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[]);
 
 -- webhook-deliveries.releaseClaims (platform: across tenants)
 UPDATE webhook_deliveries d

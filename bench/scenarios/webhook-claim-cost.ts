@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { claimDueDeliveries, MIN_CLAIM_WINDOW } from '@app/webhooks/store/webhook-deliveries.repository';
+import { claimDueDeliveries } from '@app/webhooks/store/webhook-deliveries.repository';
 import type { ResultRow } from '../harness/report';
 import { median, nowMs } from '../harness/stats';
 import type { BenchContext, Scenario } from './scenario';
@@ -118,9 +118,6 @@ export async function measureClaimCost(db: DataSource, endpoints: number, repeat
           perEndpoint: PER_ENDPOINT / 2,
           perAccount: PER_ACCOUNT / 2,
           leaseMs: LEASE_MS,
-          // As the dispatcher's first claim: from the first endpoint.
-          after: null,
-          window: Math.max(claim.limit, MIN_CLAIM_WINDOW),
         });
         const ms = nowMs() - start;
         await runner.query('ROLLBACK TO SAVEPOINT claim');

@@ -388,54 +388,6 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       });
       expect(hot).toEqual({ updated: 8, hot: 8 });
     });
-
-    it('walks the endpoints with pending deliveries from a cursor, a window at a time, and says where the next claim starts', async () => {
-      await harness.stopDispatcher();
-      // Created last, so no other endpoint with pending deliveries sorts after them; in id order.
-      const hooks: CreatedWebhookEndpoint[] = [];
-      for (const path of ['/cursor-0', '/cursor-1', '/cursor-2', '/cursor-3']) hooks.push(await endpoint(path));
-      hooks.sort((a, b) => (a.id < b.id ? -1 : 1));
-      const [anchor, ...busy] = hooks;
-      const dueIds = new Map<string, string[]>();
-      for (const hook of busy) dueIds.set(hook.id, await due(hook, 2));
-      const store = new DeliveryStore(dataSource);
-      const claimFrom = (after: string | null) => claimDueDeliveries(store.db, { ...claimRequest(store.workerId, 10), after, window: 2 });
-
-      // A window of 2 after the anchor: the next two endpoints' deliveries only, and the cursor at the second.
-      const first = await claimFrom(anchor.id);
-      expect(first.claimed.map((d) => d.id).sort()).toEqual([...dueIds.get(busy[0].id)!, ...dueIds.get(busy[1].id)!].sort());
-      expect(first.resumeAfter).toBe(busy[1].id);
-      // The next window reaches the last endpoint with pending deliveries: the next claim starts from the first.
-      const second = await claimFrom(first.resumeAfter);
-      expect(second.claimed.map((d) => d.id).sort()).toEqual([...dueIds.get(busy[2].id)!].sort());
-      expect(second.resumeAfter).toBeNull();
-      // Leased deliveries are still pending: a window over them claims nothing yet still moves on.
-      const third = await claimFrom(anchor.id);
-      expect(third.claimed).toEqual([]);
-      expect(third.resumeAfter).toBe(busy[1].id);
-      // Closed: not pending any more, so no window visits them.
-      await dataSource.query(`UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = ANY($1)`, [busy.map((h) => h.id)]);
-      expect((await claimFrom(anchor.id)).resumeAfter).toBeNull();
-    });
-
-    it('the dispatcher walks on past windows with nothing due: a delivery behind 80 endpoints waiting for retries goes out at once, not at the next poll', async () => {
-      await harness.stopDispatcher();
-      const waiting: CreatedWebhookEndpoint[] = [];
-      for (let n = 0; n < 80; n++) waiting.push(await endpoint(`/cursor-waiting-${n}`));
-      const last = await endpoint('/cursor-last');
-      // Pending, due in an hour: in the walk's way (windows of 16 at this concurrency), claiming nothing.
-      await dataSource.query(
-        `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
-         SELECT gen_random_uuid(), w.account_id, w.id, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() + interval '1 hour'
-           FROM webhook_endpoints w WHERE w.id = ANY($1)`,
-        [waiting.map((w) => w.id)],
-      );
-      const [lastDue] = await due(last, 1);
-      // The poll (a minute away) cannot be what finds it; the start's first pump must walk the whole ring.
-      await harness.startDispatcher({ webhookConcurrency: 2, webhookPollIntervalMs: 60_000 });
-      await waitFor('the delivery behind the waiting endpoints', async () => (await deliveries(last.id)).find((d) => d.id === lastDue && d.status === 'succeeded'), 10_000);
-      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = ANY($1)`, [waiting.map((w) => w.id)]);
-    });
   });
 
   it('serves /health/live, /health/ready (database, broker) and /metrics', async () => {
@@ -466,7 +418,5 @@ function claimRequest(workerId: string, limit: number): ClaimRequest {
     perEndpoint: 4,
     perAccount: limit,
     leaseMs: 60_000,
-    after: null,
-    window: 1000,
   };
 }

@@ -23,7 +23,7 @@ import {
 } from './store/webhook-deliveries.repository';
 
 export type { ClaimedDelivery, ClaimRequest, ClaimResult, SlotGrants, WebhookAttemptFacts, WebhookDeliveryBacklog } from './store/webhook-deliveries.repository';
-export { MIN_CLAIM_WINDOW, NO_SLOT_GRANTS } from './store/webhook-deliveries.repository';
+export { NO_SLOT_GRANTS } from './store/webhook-deliveries.repository';
 
 /** A failed attempt's next state: closed (`failed`), or pending again at `nextAttemptAt`. */
 export interface FailedAttemptPlan {

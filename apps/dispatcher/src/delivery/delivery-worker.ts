@@ -1,10 +1,9 @@
 import { newId, PgListener } from '@app/database';
-import { decryptSecret, MIN_CLAIM_WINDOW, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
+import { decryptSecret, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
 import { nextEndpointToLaunch, SlotUsage } from './fair-share';
-import { ClaimCursor } from './claim-cursor';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -63,10 +62,6 @@ const DEFER_MS = 1_000;
  * now), so another instance need not wait for their lease. While that reserve is full, a claim
  * still takes deliveries of the accounts holding less than an equal share of it: a stalled tenant's
  * held backlog never keeps another tenant's new deliveries from being claimed.
- *
- * A claim visits a window of max(limit, MIN_CLAIM_WINDOW) endpoints with pending deliveries from a
- * cursor kept here (ClaimCursor), so its cost follows the window, not the whole backlog; a pump
- * claims window after window while claims come back short, until it has been once round.
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
@@ -76,8 +71,6 @@ export class DeliveryWorker {
   private readonly heldAccounts = new Map<string, number>();
   /** Attempts this process may make at once per endpoint and per account (granted by its last claim). */
   private grants: SlotGrants = NO_SLOT_GRANTS;
-  /** Where the next claim's walk over endpoints with pending deliveries starts. */
-  private readonly cursor = new ClaimCursor();
   /** Claimed, not yet sent: launched the moment a slot of their endpoint frees, without a claim round trip. */
   private readonly held = new Map<string, ClaimedDelivery[]>();
   private heldCount = 0;
@@ -146,7 +139,6 @@ export class DeliveryWorker {
     const { concurrency, perEndpoint } = this.options;
     do {
       this.pumpAgain = false;
-      this.cursor.beginRound();
       try {
         for (;;) {
           this.waitingForRecorder = this.recorder.backlog >= this.maxUnrecorded;
@@ -160,7 +152,7 @@ export class DeliveryWorker {
           if (limit <= 0) break;
           const perAccount = underShareOnly ? Math.min(2 * this.options.perAccount, Math.ceil((2 * concurrency) / (busyAccounts.size + 1))) : 2 * this.options.perAccount;
           // Also gives up the grants of keys it holds nothing of any more (in the claim's transaction; kept if it fails).
-          const { claimed, grants, resumeAfter } = await this.store.queue.claimDue({
+          const { claimed, grants } = await this.store.queue.claimDue({
             workerId: this.store.workerId,
             limit,
             holdPerEndpoint: 2 * perEndpoint,
@@ -170,15 +162,11 @@ export class DeliveryWorker {
             perEndpoint,
             perAccount: this.options.perAccount,
             leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
-            after: this.cursor.position,
-            window: Math.max(limit, MIN_CLAIM_WINDOW),
           });
-          const wentRound = this.cursor.advance(resumeAfter);
           this.grants = grants;
           for (const delivery of claimed) this.hold(delivery);
           this.launchHeld();
-          // A short claim only says its window had no more: walk on until the round has seen every endpoint.
-          if (underShareOnly || (claimed.length < limit && wentRound)) break;
+          if (underShareOnly || claimed.length < limit) break;
         }
       } catch (error) {
         this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');

@@ -82,7 +82,7 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
     // dispatcher's, renews this process ($1) as a live dispatcher, leases due deliveries within the
     // fleet's bounds, and writes this process's slot grants (webhook_dispatchers, webhook_slot_grants,
     // webhook_deliveries). The statement inside is planned once per connection by PL/pgSQL.
-    claimDueDeliveries: 'SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[], $12::uuid, $13::int)',
+    claimDueDeliveries: 'SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[])',
     releaseClaims: `
       UPDATE webhook_deliveries d
          SET lease_until = CASE WHEN $3::double precision > 0 THEN now() + make_interval(secs => $3::double precision / 1000) END

@@ -100,9 +100,6 @@ export interface SlotGrants {
 
 export const NO_SLOT_GRANTS: SlotGrants = { endpoints: new Map(), accounts: new Map() };
 
-/** Endpoints with pending deliveries one claim visits at least (the dispatcher's window is max(limit, this)). */
-export const MIN_CLAIM_WINDOW = 16;
-
 /** What a claim takes into account and may take, for the worker `workerId`. */
 export interface ClaimRequest {
   workerId: string;
@@ -118,33 +115,22 @@ export interface ClaimRequest {
   perEndpoint: number;
   perAccount: number;
   leaseMs: number;
-  /** Where the walk over endpoints with pending deliveries starts: after this endpoint (the previous claim's `resumeAfter`), or from the start. */
-  after: string | null;
-  /** Endpoints with pending deliveries one claim visits at most. */
-  window: number;
 }
 
 export interface ClaimResult {
   claimed: ClaimedDelivery[];
   /** This process's grants from now on: at most its attempts in flight may run per key. */
   grants: SlotGrants;
-  /** Where the next claim starts (`after`): null when this claim's walk reached the last endpoint. */
-  resumeAfter: string | null;
 }
 
-/**
- * A row of the claim: a leased delivery (grant columns null), one of this process's grants
- * (delivery columns null), or where the next claim starts (scope 'resume', the endpoint in `grant_key`).
- */
-type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | 'resume' | null; grant_key: string | null; grant_slots: number | null };
+/** A row of the claim: a leased delivery (grant columns null) or one of this process's grants (delivery columns null). */
+type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | null; grant_key: string | null; grant_slots: number | null };
 
 /**
- * Claims due deliveries of enabled endpoints among the next `window` endpoints with pending
- * deliveries after `after` (endpoints are served round-robin, so a claim costs its window, not the
- * whole backlog): at most `holdPerEndpoint` held per endpoint, `holdPerAccount` per account and
- * `limit` in all, shared max-min fairly among the window's accounts with due work (the account that
- * would hold least goes first; oldest due first within a level), skipping rows another process is
- * claiming. The result says where the next claim starts. The claim is a lease: `lease_until` (in no index: a
+ * Claims due deliveries of enabled endpoints: at most `holdPerEndpoint` held per endpoint,
+ * `holdPerAccount` per account and `limit` in all, shared max-min fairly among the accounts with
+ * due work (the account that would hold least goes first; oldest due first within a level),
+ * skipping rows another process is claiming. The claim is a lease: `lease_until` (in no index: a
  * HOT update) moves `leaseMs` ahead.
  *
  * Any dispatcher process may serve any account; the fleet's bounds live in the database. Claims of
@@ -172,18 +158,14 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     [...request.inHandEndpoints.values()],
     [...request.inHandAccounts.keys()],
     [...request.inHandAccounts.values()],
-    request.after,
-    request.window,
   ]);
   const claimed: ClaimedDelivery[] = [];
   const grants = { endpoints: new Map<string, number>(), accounts: new Map<string, number>() };
-  let resumeAfter: string | null = null;
   for (const { grant_scope: scope, grant_key: key, grant_slots: slots, ...delivery } of rows) {
     if (scope === null) claimed.push(delivery);
-    else if (scope === 'resume') resumeAfter = key;
     else (scope === 'endpoint' ? grants.endpoints : grants.accounts).set(key as string, slots as number);
   }
-  return { claimed, grants, resumeAfter };
+  return { claimed, grants };
 }
 
 /** The process `workerId` stops: every grant it holds is given up at once. */
