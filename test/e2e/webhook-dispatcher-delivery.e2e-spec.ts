@@ -99,8 +99,7 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       const madeAt = parseInt(row.id.replace(/-/g, '').slice(0, 12), 16);
       expect(Math.abs(madeAt - row.created_at.getTime())).toBeLessThan(5_000);
     }
-    const [alarmRow] = rows.filter((row) => row.created_at.getTime() === rows[0].created_at.getTime());
-    expect(rows[rows.length - 1].id > alarmRow.id).toBe(true); // the shipment's delivery, made later
+    expect(rows[rows.length - 1].id > rows[0].id).toBe(true); // the shipment's delivery, made later
   });
 
   it('signs with the current secret: a rotation between two attempts applies to the retry', async () => {
