@@ -126,6 +126,8 @@ describe('webhook recovery in a real browser', () => {
     const presets = page.getByRole('navigation', { name: 'Quick choices' });
     expect(await presets.getByRole('link').allTextContents()).toEqual(['Last hour', 'Since it started failing', 'Last 24 hours']);
     await presets.getByRole('link', { name: 'Last 24 hours' }).click();
+    // The link names its choice, so it stays marked even when the minute turns before it is followed.
+    await page.waitForURL(/[?&]preset=last-24-hours/);
     await presets.locator('a[aria-current="true"]').filter({ hasText: 'Last 24 hours' }).waitFor();
     expect(await preview.getAttribute('data-count')).toBe('5');
     // A time typed after the preview (now, to the second: after every event) is previewed, not sent.

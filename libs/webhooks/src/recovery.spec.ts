@@ -50,4 +50,29 @@ describe('WebhookRecovery.presets', () => {
       { key: 'last-24-hours', since: '2026-11-27T09:42:00.000Z' },
     ]);
   });
+
+  it('keeps the time of a followed choice whose link was shown before the minute turned, and only then', () => {
+    const none = { since: '2026-11-28T02:11:00.000Z', fromFailures: false };
+    // The link was shown at 09:40:59 and followed at 09:41:37: still the choice the user made.
+    expect(recovery(30).presets(none, { key: 'last-24-hours', since: '2026-11-27T09:40:00.000Z' })).toEqual([
+      { key: 'last-hour', since: '2026-11-28T08:41:00.000Z' },
+      { key: 'last-24-hours', since: '2026-11-27T09:40:00.000Z' },
+    ]);
+    // Too old, in the future, or another choice's key: the choice's own time now.
+    for (const since of ['2026-11-27T09:35:00.000Z', '2026-11-27T09:42:00.000Z']) {
+      expect(recovery(30).presets(none, { key: 'last-24-hours', since })[1]).toEqual({ key: 'last-24-hours', since: '2026-11-27T09:41:00.000Z' });
+    }
+    expect(recovery(30).presets(none, { key: 'last-hour', since: '2026-11-27T09:40:00.000Z' })).toEqual([
+      { key: 'last-hour', since: '2026-11-28T08:41:00.000Z' },
+      { key: 'last-24-hours', since: '2026-11-27T09:41:00.000Z' },
+    ]);
+  });
+
+  it('never keeps a followed time from before the retention period', () => {
+    // One-day retention: the earliest is 2026-11-27T09:41:37.5Z, so the 24-hour choice is 09:42.
+    expect(recovery(1).presets({ since: '2026-11-28T02:11:00.000Z', fromFailures: false }, { key: 'last-24-hours', since: '2026-11-27T09:41:00.000Z' })[1]).toEqual({
+      key: 'last-24-hours',
+      since: '2026-11-27T09:42:00.000Z',
+    });
+  });
 });

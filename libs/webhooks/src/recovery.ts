@@ -75,6 +75,8 @@ export function parseRecoverySince(value: string): Date {
 }
 
 const startOfMinute = (time: number): Date => new Date(Math.floor(time / 60_000) * 60_000);
+/** How long a followed preset link keeps its own time (see WebhookRecovery.presets). */
+const PRESET_FOLLOW_GRACE_MS = 5 * 60_000;
 
 /**
  * Recovery after an outage (issue 17 item 3): "recover failed deliveries since …" queues, once
@@ -128,15 +130,26 @@ export class WebhookRecovery {
     return { since: since.toISOString(), count: Math.min(count, this.maxEvents), limit: this.maxEvents, more: count > this.maxEvents };
   }
 
-  /** The quick choices: the last hour, since the endpoint started failing (when it did), the last 24 hours (within the retention period). */
-  presets(suggestion: WebhookRecoverySuggestion): WebhookRecoveryPreset[] {
+  /**
+   * The quick choices: the last hour, since the endpoint started failing (when it did), the last 24
+   * hours (within the retention period). `followed` is a relative choice whose link was just
+   * followed: it keeps the time its link carried when that is at most PRESET_FOLLOW_GRACE_MS older
+   * than the choice's time now, so that the page still marks it as chosen when the minute turned
+   * between showing the link and following it.
+   */
+  presets(suggestion: WebhookRecoverySuggestion, followed?: WebhookRecoveryPreset): WebhookRecoveryPreset[] {
     const now = this.now().getTime();
     const earliest = this.earliest().getTime();
-    const ago = (ms: number): string => (now - ms > earliest ? startOfMinute(now - ms) : startOfMinute(earliest + 60_000)).toISOString();
+    const ago = (key: WebhookRecoveryPresetKey, ms: number): string => {
+      const since = (now - ms > earliest ? startOfMinute(now - ms) : startOfMinute(earliest + 60_000)).toISOString();
+      if (followed?.key !== key) return since;
+      const behind = Date.parse(since) - Date.parse(followed.since);
+      return behind >= 0 && behind <= PRESET_FOLLOW_GRACE_MS && Date.parse(followed.since) > earliest ? followed.since : since;
+    };
     return [
-      { key: 'last-hour' as const, since: ago(3_600_000) },
+      { key: 'last-hour' as const, since: ago('last-hour', 3_600_000) },
       ...(suggestion.fromFailures ? [{ key: 'failing-since' as const, since: suggestion.since }] : []),
-      { key: 'last-24-hours' as const, since: ago(86_400_000) },
+      { key: 'last-24-hours' as const, since: ago('last-24-hours', 86_400_000) },
     ];
   }
 

@@ -10,6 +10,7 @@ import {
   WebhookInputError,
   WebhookNotFoundError,
   WebhookRecovery,
+  type WebhookRecoveryPresetKey,
   type WebhookRecoverySuggestion,
   WebhookStateError,
   parseRecoverySince,
@@ -37,6 +38,7 @@ import {
 } from './webhooks.views';
 import { endpointHealthSection } from './webhook-health.views';
 import {
+  RECOVERY_PRESET_FIELD,
   RECOVERY_PREVIEW_ONLY_FIELD,
   RECOVERY_PREVIEWED_FIELD,
   RECOVERY_SINCE_FIELD,
@@ -44,6 +46,11 @@ import {
   recoveryFormView,
   recoveryQueuedView,
 } from './webhook-recovery.views';
+
+/** The relative quick choice a followed link names, if any (an unknown value is ignored). */
+function followedPreset(value: unknown): WebhookRecoveryPresetKey | undefined {
+  return value === 'last-hour' || value === 'last-24-hours' ? value : undefined;
+}
 
 /** Field messages a person can act on; the service's own wording otherwise. */
 function fieldProblem(error: WebhookInputError, url: string): FieldProblem {
@@ -180,11 +187,12 @@ export class PanelWebhooksController {
     @Res() response: Response,
     @Query('notice') notice: unknown,
     @Query(RECOVERY_SINCE_FIELD) since: unknown,
+    @Query(RECOVERY_PRESET_FIELD) preset: unknown,
   ): Promise<void> {
     const endpoint = await this.endpoints.get(panel.account.id, endpointId);
     // Right after re-enabling, `since` is the suggestion taken before (enabling clears the disable time).
     const suggested = noticeFrom(notice) === 'endpoint_enabled' && typeof since === 'string' ? this.usableTime(since) : null;
-    const model = await this.recoveryForm(panel, endpointId, since, suggested ? { since: suggested.toISOString(), fromFailures: true } : undefined);
+    const model = await this.recoveryForm(panel, endpointId, since, suggested ? { since: suggested.toISOString(), fromFailures: true } : undefined, followedPreset(preset));
     this.pages.send(response, panel, recoveryFormView(panel, endpoint, model), noticeFrom(notice));
   }
 
@@ -225,7 +233,7 @@ export class PanelWebhooksController {
    * The recovery form's model: `since` if it is a usable time, else the suggestion (when the
    * endpoint started failing), with the quick choices and the count it would send now.
    */
-  private async recoveryForm(panel: PanelContext, endpointId: string, since: unknown, suggested?: WebhookRecoverySuggestion): Promise<RecoveryFormModel> {
+  private async recoveryForm(panel: PanelContext, endpointId: string, since: unknown, suggested?: WebhookRecoverySuggestion, followed?: WebhookRecoveryPresetKey): Promise<RecoveryFormModel> {
     const suggestion = suggested ?? (await this.recovery.suggestSince(panel.account.id, endpointId));
     const chosen = typeof since === 'string' ? this.usableTime(since) : null;
     const start = chosen ?? new Date(suggestion.since);
@@ -234,7 +242,7 @@ export class PanelWebhooksController {
       fromFailures: chosen ? chosen.getTime() === Date.parse(suggestion.since) && suggestion.fromFailures : suggestion.fromFailures,
       earliest: this.recovery.earliest().toISOString(),
       now: new Date().toISOString(),
-      presets: this.recovery.presets(suggestion),
+      presets: this.recovery.presets(suggestion, followed && chosen ? { key: followed, since: chosen.toISOString() } : undefined),
       preview: await this.recovery.preview(panel.account.id, endpointId, start).catch((error: unknown) => {
         if (error instanceof WebhookInputError) return null; // a time the form then refuses, with its reason
         throw error;

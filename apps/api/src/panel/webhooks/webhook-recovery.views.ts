@@ -12,6 +12,8 @@ export const RECOVERY_SINCE_FIELD = 'since';
 export const RECOVERY_PREVIEWED_FIELD = 'previewed';
 /** Posted by the "Preview count" button: preview only. */
 export const RECOVERY_PREVIEW_ONLY_FIELD = 'preview';
+/** Which quick choice a followed link was (`last-hour`, `last-24-hours`): it stays marked when the minute turned meanwhile. */
+export const RECOVERY_PRESET_FIELD = 'preset';
 
 export interface RecoveryFormModel {
   /** ISO time or the text as typed; shown as `YYYY-MM-DD HH:MM`. */
@@ -43,7 +45,7 @@ const RECOVERY_HELP = html`Sends again, once each, every event this endpoint sub
 function presetLinks(endpoint: WebhookEndpointView, model: RecoveryFormModel): Html {
   const current = model.preview?.since;
   return html`<nav class="presets" aria-label="Quick choices"><ul>${model.presets.map(
-    (preset) => html`<li><a href="${panelPath('webhooks', endpoint.id, 'recover')}?${RECOVERY_SINCE_FIELD}=${encodeURIComponent(preset.since)}" data-preset="${preset.key}"${preset.since === current ? html` aria-current="true"` : html``}>${PRESET_NAMES[preset.key]}</a> <span class="hint">from ${utcMinute(preset.since)} UTC</span></li>`,
+    (preset) => html`<li><a href="${panelPath('webhooks', endpoint.id, 'recover')}?${RECOVERY_SINCE_FIELD}=${encodeURIComponent(preset.since)}&amp;${RECOVERY_PRESET_FIELD}=${preset.key}" data-preset="${preset.key}"${preset.since === current ? html` aria-current="true"` : html``}>${PRESET_NAMES[preset.key]}</a> <span class="hint">from ${utcMinute(preset.since)} UTC</span></li>`,
   )}</ul></nav>`;
 }
 
