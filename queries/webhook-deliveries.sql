@@ -44,7 +44,7 @@ SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $
 UPDATE webhook_deliveries d
   SET lease_until = CASE WHEN $3::double precision > 0 THEN now() + make_interval(secs => $3::double precision / 1000) END
  FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
-WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts;
+WHERE d.id = r.id AND d.next_attempt_at IS NOT NULL AND d.attempts = r.attempts;
 
 -- webhook-deliveries.recordSuccesses (platform: across tenants; prepared statement)
 WITH input AS (
@@ -62,7 +62,7 @@ WITH input AS (
      SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
          status = 'succeeded', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
     FROM input i
-   WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
+   WHERE d.id = i.delivery_id AND d.next_attempt_at IS NOT NULL AND d.attempts = i.attempts
   RETURNING d.id
 ), attempt AS (
   INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Client } from 'pg';
 import { join } from 'node:path';
 import type { Cleanup } from './cleanup';
 import { freePort } from './server-process';
@@ -71,13 +72,67 @@ export async function startOwnCluster(cleanup: Cleanup, log: (message: string) =
   const port = await freePort();
   log(`own PostgreSQL cluster: initdb ${dataDir}, port ${port}`);
   run('initdb', ['-D', join(dataDir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  writeFileSync(join(dataDir, 'data', 'postgresql.conf'), `${readFileSync(join(dataDir, 'data', 'postgresql.conf'), 'utf8')}\n${settingsFile(PRODUCTION_SETTINGS, port, dataDir)}`);
+  const statementsReport = process.env.BENCH_PG_STATEMENTS;
+  const settings = [
+    ...PRODUCTION_SETTINGS,
+    ...(statementsReport ? [['shared_preload_libraries', 'pg_stat_statements'] as const, ['pg_stat_statements.track', 'all'] as const] : []),
+    ...extraSettings(process.env.BENCH_PG_SETTINGS),
+  ];
+  writeFileSync(join(dataDir, 'data', 'postgresql.conf'), `${readFileSync(join(dataDir, 'data', 'postgresql.conf'), 'utf8')}\n${settingsFile(settings, port, dataDir)}`);
   run('pg_ctl', ['-D', join(dataDir, 'data'), '-l', join(dataDir, 'server.log'), '-w', '-t', '60', 'start']);
+  const serverLogCopy = process.env.BENCH_PG_LOG;
+  if (serverLogCopy) cleanup.add(`copy the server log to ${serverLogCopy}`, () => Promise.resolve(copyFileSync(join(dataDir, 'server.log'), serverLogCopy)));
   // Registered after the removal: cleanup runs steps in reverse, so the server stops first.
   cleanup.add(`stop the bench's PostgreSQL (port ${port})`, () => Promise.resolve(void run('pg_ctl', ['-D', join(dataDir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop'])));
+  const adminUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  if (statementsReport) {
+    await withClient(adminUrl, (client) => client.query('CREATE EXTENSION pg_stat_statements'));
+    cleanup.add(`write the statements report ${statementsReport}`, () => writeStatementsReport(adminUrl, statementsReport));
+  }
   const postmasterPid = Number(readFileSync(join(dataDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const version = execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim();
-  return { adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`, port, dataDir, postmasterPid, version };
+  return { adminUrl, port, dataDir, postmasterPid, version };
+}
+
+/**
+ * BENCH_PG_SETTINGS="name=value;name=value": settings added for one profiling run (auto_explain,
+ * statement logging); BENCH_PG_LOG=<file> keeps the server log. Figures from such runs are not
+ * comparable with the production-shaped ones.
+ */
+export function extraSettings(text: string | undefined): Array<readonly [string, string]> {
+  if (!text) return [];
+  return text.split(';').filter((part) => part.trim() !== '').map((part) => {
+    const at = part.indexOf('=');
+    if (at <= 0) throw new Error(`BENCH_PG_SETTINGS: expected name=value, got "${part}"`);
+    return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+  });
+}
+
+async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * BENCH_PG_STATEMENTS=<file>: where the bench cluster's time went, statement by statement
+ * (pg_stat_statements, every database of the run), written when the run ends. For profiling only:
+ * the extension's own bookkeeping costs a few per cent.
+ */
+async function writeStatementsReport(adminUrl: string, file: string): Promise<void> {
+  const rows = await withClient(adminUrl, (client) =>
+    client.query<{ calls: string; rows: string; total_ms: string; mean_ms: string; plan_ms: string; hits: string; query: string }>(
+      `SELECT calls, rows, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+              round(total_plan_time::numeric, 1) AS plan_ms, shared_blks_hit + shared_blks_read AS hits, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 60`,
+    ),
+  );
+  const lines = rows.rows.map((row) => [row.total_ms, row.plan_ms, row.calls, row.rows, row.mean_ms, row.hits, row.query].join('\t'));
+  writeFileSync(file, `total_ms\tplan_ms\tcalls\trows\tmean_ms\tbuffers\tquery\n${lines.join('\n')}\n`);
 }
 
 function systemUser(name: string): { uid: number; gid: number } {

@@ -361,6 +361,49 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(await grantsInDatabase(store.workerId)).toEqual([]);
     });
 
+    it('a claim and its success batch read the rows they close, not the whole due backlog, whatever the statistics say', async () => {
+      await harness.stopDispatcher();
+      const hook = await endpoint('/claims-backlog');
+      // Statistics taken while little was pending (a new or quiet system), then a backlog arrives: an
+      // outage's worth of due deliveries. Plans cached by the dispatcher's connections outlive that.
+      await dataSource.query('ANALYZE webhook_deliveries');
+      await due(hook, 6_000);
+      const read = await dataSource.transaction(async (manager) => {
+        // The plans a long-lived connection settles on (generic: made once, for any parameters).
+        await manager.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        const blocks = async (): Promise<{ heap: number; due: number }> =>
+          (
+            await manager.query(
+              `SELECT pg_stat_get_xact_blocks_fetched('webhook_deliveries'::regclass)::int AS heap,
+                      pg_stat_get_xact_blocks_fetched('webhook_deliveries_due_idx'::regclass)::int AS due`,
+            )
+          )[0];
+        const before = await blocks();
+        const { claimed } = await claimDueDeliveries(manager, claimRequest(newId(), 4));
+        expect(claimed).toHaveLength(4);
+        const claimedAt = await blocks();
+        const attemptedAt = new Date();
+        const closed = await recordDeliverySuccesses(
+          manager,
+          claimed.map((delivery) => ({ delivery, result: { deliveryId: newId(), attemptedAt, statusCode: 204, error: null, durationMs: 3 } })),
+        );
+        expect(closed.sort()).toEqual(claimed.map((d) => d.id).sort());
+        const recordedAt = await blocks();
+        return {
+          claim: { heap: claimedAt.heap - before.heap, due: claimedAt.due - before.due },
+          success: { heap: recordedAt.heap - claimedAt.heap, due: recordedAt.due - claimedAt.due },
+        };
+      });
+      // 6,000 due rows fill about 180 heap pages and 30 pages of the due index: a scan of them shows here
+      // (the success batch read 222 and 31 before it said "pending" without matching the due index).
+      // What remains is the claim's walk of the endpoints with due work and the new row versions' pages.
+      expect(read.claim.heap).toBeLessThan(80);
+      expect(read.claim.due).toBeLessThan(25);
+      expect(read.success.heap).toBeLessThan(80);
+      expect(read.success.due).toBe(0);
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = $1 AND status = 'pending'`, [hook.id]);
+    });
+
     it('claims, hand-backs and deferrals are HOT updates (no indexed column changes)', async () => {
       await harness.stopDispatcher();
       const hook = await endpoint('/claims-hot');

@@ -29,7 +29,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Rows: the leased deliveries (grant_* null), then this process's grants (delivery columns null).
  */
-const CLAIM_FUNCTION = `
+export const CLAIM_FUNCTION = `
   CREATE FUNCTION webhook_claim_deliveries(
     p_worker uuid, p_lease_ms double precision, p_limit int,
     p_hold_per_endpoint int, p_hold_per_account int, p_per_endpoint int, p_per_account int,

@@ -24,6 +24,7 @@ import { WebhookDeliveryEventAt1763772600000 } from './1763772600000-WebhookDeli
 import { WebhookDeliverySkipped1763772700000 } from './1763772700000-WebhookDeliverySkipped';
 import { WebhookClaimFunction1763772800000 } from './1763772800000-WebhookClaimFunction';
 import { UuidV7Function1763772900000 } from './1763772900000-UuidV7Function';
+import { WebhookClaimByKey1763773000000 } from './1763773000000-WebhookClaimByKey';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   WebhookDeliverySkipped1763772700000,
   WebhookClaimFunction1763772800000,
   UuidV7Function1763772900000,
+  WebhookClaimByKey1763773000000,
 ];

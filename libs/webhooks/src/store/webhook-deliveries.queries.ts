@@ -83,11 +83,15 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
     // fleet's bounds, and writes this process's slot grants (webhook_dispatchers, webhook_slot_grants,
     // webhook_deliveries). The statement inside is planned once per connection by PL/pgSQL.
     claimDueDeliveries: 'SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[])',
+    // Batches of deliveries by id say "still pending" as \`next_attempt_at IS NOT NULL\` (the same,
+    // by webhook_deliveries_schedule_check): \`status = 'pending'\` matches the partial due index,
+    // and a generic plan made while few were pending scans every due delivery through it instead of
+    // looking the batch up by key (migration WebhookClaimByKey).
     releaseClaims: `
       UPDATE webhook_deliveries d
          SET lease_until = CASE WHEN $3::double precision > 0 THEN now() + make_interval(secs => $3::double precision / 1000) END
         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
-       WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
+       WHERE d.id = r.id AND d.next_attempt_at IS NOT NULL AND d.attempts = r.attempts`,
     recordSuccesses: `
       WITH input AS (
         SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
@@ -104,7 +108,7 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
            SET attempts = d.attempts + 1, last_attempt_at = i.attempted_at, last_status_code = i.status_code, last_error = i.error,
                status = 'succeeded', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
           FROM input i
-         WHERE d.id = i.delivery_id AND d.status = 'pending' AND d.attempts = i.attempts
+         WHERE d.id = i.delivery_id AND d.next_attempt_at IS NOT NULL AND d.attempts = i.attempts
         RETURNING d.id
       ), attempt AS (
         INSERT INTO webhook_attempts (id, account_id, endpoint_id, webhook_delivery_id, event_id, event_type, attempt_number,
