@@ -32,7 +32,7 @@ created AS (
   RETURNING status
 ),
 queued AS (SELECT count(*)::int AS n FROM created WHERE status = 'pending')
-SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('webhook_deliveries', '') END AS notified FROM queued;
+SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('webhook_deliveries', $5::text) END AS notified FROM queued;
 
 -- webhook-deliveries.retireDispatcher (platform: across tenants)
 DELETE FROM webhook_dispatchers WHERE worker_id = $1;

@@ -9,7 +9,7 @@ import { WEBHOOK_DELIVERY_QUERIES } from '../../libs/webhooks/src/store/webhook-
 import { AttemptRecorder } from '../../apps/dispatcher/src/delivery/attempt-recorder';
 import { DeliveryStore, type ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-store';
 import type { AttemptResult } from '../../apps/dispatcher/src/delivery/webhook-sender';
-import { createAccount } from '../support/fixtures';
+import { createAccount, dataSourceOf } from '../support/fixtures';
 import { spyOnStatement } from '../support/statement-spy';
 import type { HttpsReceiver } from '../support/https-receiver';
 import { waitFor } from '../support/wait';
@@ -402,6 +402,36 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(read.success.heap).toBeLessThan(80);
       expect(read.success.due).toBe(0);
       await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = $1 AND status = 'pending'`, [hook.id]);
+    });
+
+    it('a dispatcher serving alone claims about once per event at low load, and still drains a backlog beyond its hold without the poll', async () => {
+      await harness.stopDispatcher();
+      await dataSource.query('DELETE FROM webhook_dispatchers'); // the earlier tests' claimers: it serves alone
+      await harness.startDispatcher({ webhookPollIntervalMs: 60_000 }); // only NOTIFY and responses wake it
+      const hook = await endpoint('/claims-alone');
+      const claims = spyOnStatement(dataSourceOf(harness.dispatcher), WEBHOOK_DELIVERY_QUERIES.claimDueDeliveries);
+      try {
+        // One at a time: each event's NOTIFY claims it; its response finds nothing left behind to claim.
+        for (let n = 0; n < 10; n += 1) {
+          const envelope = await publish(hook.account_id);
+          await settled(hook.id, envelope.id);
+        }
+        expect(claims.calls.length).toBeLessThanOrEqual(12); // was 2–3 per event: one after every response
+        // A burst beyond what it may hold of the endpoint (2 × 2): the claims that stop at the hold
+        // mark the endpoint, so its responses claim the rest, well before any poll.
+        const burst = await Promise.all(Array.from({ length: 16 }, () => publish(hook.account_id)));
+        await waitFor('the burst to be delivered', async () => {
+          const closed = new Set((await deliveries(hook.id)).filter((d) => d.status === 'succeeded').map((d) => d.event_id));
+          return burst.every((envelope) => closed.has(envelope.id));
+        }, 10_000);
+      } finally {
+        claims.restore();
+      }
+      // The claim says how many other dispatchers are live: none here.
+      const probe = newId();
+      const { otherDispatchers } = await claimDueDeliveries(new DeliveryStore(dataSource).db, claimRequest(probe, 0));
+      await dataSource.query('DELETE FROM webhook_dispatchers WHERE worker_id = $1', [probe]);
+      expect(otherDispatchers).toBe(1); // the harness's dispatcher, seen from this other worker id
     });
 
     it('claims, hand-backs and deferrals are HOT updates (no indexed column changes)', async () => {

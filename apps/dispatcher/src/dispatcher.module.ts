@@ -88,9 +88,10 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
         },
         {
           provide: EventConsumer,
-          inject: [getDataSourceToken(), DeliveryWorker, DispatcherMetrics],
-          useFactory: (dataSource: DataSource, worker: DeliveryWorker, metrics: DispatcherMetrics) =>
+          inject: [getDataSourceToken(), DeliveryWorker, DeliveryStore, DispatcherMetrics],
+          useFactory: (dataSource: DataSource, worker: DeliveryWorker, store: DeliveryStore, metrics: DispatcherMetrics) =>
             new EventConsumer(dataSource, {
+              notifier: store.workerId,
               amqpUrl: config.amqpUrls,
               amqpPrefix: config.amqpPrefix,
               queues: eventQueueSettings(config),

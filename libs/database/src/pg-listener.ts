@@ -18,7 +18,8 @@ export class PgListener {
   constructor(
     private readonly databaseUrl: string,
     private readonly channel: string,
-    private readonly onNotify: () => void,
+    /** Called with the NOTIFY's payload; with none right after (re)connecting, as anything may have been missed meanwhile. */
+    private readonly onNotify: (payload?: string) => void,
     private readonly logger?: ListenerLogger,
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid LISTEN channel name: ${channel}`);
@@ -53,7 +54,7 @@ export class PgListener {
     };
     client.on('error', drop);
     client.on('end', () => drop());
-    client.on('notification', () => this.onNotify());
+    client.on('notification', (message) => this.onNotify(message.payload));
     try {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);

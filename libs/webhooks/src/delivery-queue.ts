@@ -51,11 +51,15 @@ export interface RecordedFailure {
  * owner's; this is the one way an app reaches them.
  */
 export class DeliveryQueue {
-  constructor(readonly db: DataSource) {}
+  /** `notifier`: the payload of the NOTIFY a fan-out sends (the dispatcher's worker id, so that its own worker can skip it). */
+  constructor(
+    readonly db: DataSource,
+    private readonly notifier = '',
+  ) {}
 
   /** One delivery per subscribed endpoint of each event; answers how many were queued. */
   fanOut(events: DomainEventMessage[]): Promise<number> {
-    return fanOutDeliveries(this.db, events);
+    return fanOutDeliveries(this.db, events, this.notifier);
   }
 
   claimDue(request: ClaimRequest): Promise<ClaimResult> {

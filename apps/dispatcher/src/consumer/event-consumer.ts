@@ -19,6 +19,8 @@ export interface EventConsumerOptions {
   logger: AppLogger;
   /** New deliveries exist: wake the worker (other replicas hear the NOTIFY). */
   onDeliveriesCreated(count: number): void;
+  /** The NOTIFY's payload after a fan-out: this process's worker id, which its own worker skips (woken by onDeliveriesCreated). */
+  notifier?: string;
   onEvent?(outcome: 'fanned_out' | 'dead_lettered', lagSeconds: number | null): void;
 }
 
@@ -51,7 +53,7 @@ export class EventConsumer {
     db: DataSource,
     private readonly options: EventConsumerOptions,
   ) {
-    this.queue = new DeliveryQueue(db);
+    this.queue = new DeliveryQueue(db, options.notifier);
     this.broker = new BrokerConnection({
       url: options.amqpUrl,
       name: 'coldchain-dispatcher',

@@ -31,7 +31,7 @@ export class DeliveryStore {
   readonly queue: DeliveryQueue;
 
   constructor(readonly db: DataSource) {
-    this.queue = new DeliveryQueue(db);
+    this.queue = new DeliveryQueue(db, this.workerId);
   }
 
   /**

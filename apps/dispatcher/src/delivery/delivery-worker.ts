@@ -3,6 +3,7 @@ import { decryptSecret, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGra
 import type { AppLogger } from '@app/observability';
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
+import { leftBehindBy, type LeftBehind } from './claim-left-behind';
 import { nextEndpointToLaunch, SlotUsage } from './fair-share';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
@@ -90,6 +91,10 @@ export class DeliveryWorker {
   private pumpAgain = false;
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly wakeTimers = new Set<NodeJS.Timeout>();
+  /** Other live dispatchers, as of the last claim (until the first one: assume some). */
+  private otherDispatchers = 1;
+  /** Where the last claim may have left due deliveries behind (see mayClaimMore). */
+  private leftBehind: LeftBehind = { all: true, endpoints: new Set(), accounts: new Set() };
 
   constructor(
     private readonly store: DeliveryStore,
@@ -97,7 +102,10 @@ export class DeliveryWorker {
     private readonly sender: WebhookSender,
     private readonly options: DeliveryWorkerOptions,
   ) {
-    this.listener = new PgListener(options.listenUrl, WEBHOOK_DELIVERIES_CHANNEL, () => this.trigger(), options.logger);
+    // This process's own fan-outs wake it directly (the consumer's onDeliveriesCreated): their NOTIFY would only claim again for nothing.
+    this.listener = new PgListener(options.listenUrl, WEBHOOK_DELIVERIES_CHANNEL, (payload) => {
+      if (payload !== this.store.workerId) this.trigger();
+    }, options.logger);
   }
 
   start(): void {
@@ -149,30 +157,52 @@ export class DeliveryWorker {
           // less than an equal share of it, up to `concurrency` beyond the reserve.
           const underShareOnly = room <= 0;
           const limit = underShareOnly ? Math.min(concurrency, 3 * concurrency - this.inFlight - this.heldCount) : room;
-          if (limit <= 0) break;
+          if (limit <= 0) {
+            this.leftBehind = { ...this.leftBehind, all: true };
+            break;
+          }
           const perAccount = underShareOnly ? Math.min(2 * this.options.perAccount, Math.ceil((2 * concurrency) / (busyAccounts.size + 1))) : 2 * this.options.perAccount;
+          // A copy: with nothing held, claimedPerEndpoint() is the live in-flight map, which responses change during the claim.
+          const inHandEndpoints = new Map(this.claimedPerEndpoint());
           // Also gives up the grants of keys it holds nothing of any more (in the claim's transaction; kept if it fails).
-          const { claimed, grants } = await this.store.queue.claimDue({
+          const { claimed, grants, otherDispatchers } = await this.store.queue.claimDue({
             workerId: this.store.workerId,
             limit,
             holdPerEndpoint: 2 * perEndpoint,
             holdPerAccount: perAccount,
-            inHandEndpoints: this.claimedPerEndpoint(),
+            inHandEndpoints,
             inHandAccounts: busyAccounts,
             perEndpoint,
             perAccount: this.options.perAccount,
             leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
           });
           this.grants = grants;
+          this.otherDispatchers = otherDispatchers;
           for (const delivery of claimed) this.hold(delivery);
+          this.leftBehind = leftBehindBy(claimed, underShareOnly || claimed.length >= limit, { endpoints: inHandEndpoints, accounts: busyAccounts }, 2 * perEndpoint, perAccount);
           this.launchHeld();
           if (underShareOnly || claimed.length < limit) break;
         }
+        // Stopped claiming with room left unused (unrecorded successes) or none at all: more may be due.
+        if (this.waitingForRecorder || this.stopped) this.leftBehind = { ...this.leftBehind, all: true };
       } catch (error) {
+        this.leftBehind = { ...this.leftBehind, all: true };
         this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');
         return;
       }
     } while (this.pumpAgain && !this.stopped);
+  }
+
+  /**
+   * Whether a response (a freed slot) is worth a claim: with other dispatchers live, always (the
+   * claim also gives back grants they count against their own holds); alone, only where the last
+   * claim may have left due deliveries behind. Anything due since then woke the worker by NOTIFY,
+   * a retry by its timer, and the poll finds the rest (rows another transaction had locked, say):
+   * at low load this spares the claim that used to follow every response and found nothing.
+   */
+  private mayClaimMore(delivery: ClaimedDelivery): boolean {
+    const { all, endpoints, accounts } = this.leftBehind;
+    return this.otherDispatchers > 0 || all || endpoints.has(delivery.endpoint_id) || accounts.has(delivery.account_id);
   }
 
   /** Gives up every grant (on stop); if that fails, they are forgotten once this process's lease runs out. */
@@ -277,7 +307,7 @@ export class DeliveryWorker {
       this.options.onInFlight?.(this.inFlight);
       this.launchHeld();
       // Claim again once half of the endpoint's reserve is used, not after every response.
-      if ((this.held.get(delivery.endpoint_id)?.length ?? 0) <= this.options.perEndpoint / 2) this.trigger();
+      if ((this.held.get(delivery.endpoint_id)?.length ?? 0) <= this.options.perEndpoint / 2 && this.mayClaimMore(delivery)) this.trigger();
     };
     const task = this.attempt(delivery, release)
       .catch((error: unknown) => this.options.logger.error({ error: message(error), delivery: delivery.id }, 'delivery attempt failed unexpectedly'))

@@ -57,7 +57,8 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
     // type. Disabled endpoints too: the row is `skipped` (not sent), closed at once, no body (a
     // recovery takes the bytes from another delivery or the outbox); the event log lists it at its
     // time and a recovery queues it like any delivery that did not succeed. Only pending rows wake
-    // workers. Ids are made by uuid_v7() (time-ordered, as the service's own).
+    // workers; the NOTIFY's payload ($5) names the dispatcher that fanned out, which wakes its own
+    // worker directly and ignores it. Ids are made by uuid_v7() (time-ordered, as the service's own).
     fanOutDeliveries: `
       WITH event AS (
         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bytea[]) AS e(account_id, event_id, event_type, body)
@@ -75,7 +76,7 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
         RETURNING status
       ),
       queued AS (SELECT count(*)::int AS n FROM created WHERE status = 'pending')
-      SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified FROM queued`,
+      SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', $5::text) END AS notified FROM queued`,
     // A dispatcher process stops: every grant it holds is given up at once.
     retireDispatcher: 'DELETE FROM webhook_dispatchers WHERE worker_id = $1',
     // The claim, in one round trip (migration WebhookClaimFunction): serialised with every other

@@ -81,13 +81,14 @@ export function cancelPendingDeliveries(db: Db, accountId: AccountId, endpointId
  * adds none. Returns how many deliveries it queued; one NOTIFY per batch wakes the delivery workers
  * of every dispatcher replica.
  */
-export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[]): Promise<number> {
+export async function fanOutDeliveries(db: Db, messages: DomainEventMessage[], notifier = ''): Promise<number> {
   if (messages.length === 0) return 0;
   const row = await sql.first<{ created: number }>(db, Q.fanOutDeliveries, [
     messages.map((m) => m.account_id),
     messages.map((m) => m.envelope.id),
     messages.map((m) => m.envelope.type),
     messages.map((m) => Buffer.from(JSON.stringify(m.envelope))),
+    notifier,
   ]);
   return row?.created ?? 0;
 }
@@ -121,10 +122,15 @@ export interface ClaimResult {
   claimed: ClaimedDelivery[];
   /** This process's grants from now on: at most its attempts in flight may run per key. */
   grants: SlotGrants;
+  /** Other live dispatcher processes (0: this one serves alone, and its grants bound nobody else). */
+  otherDispatchers: number;
 }
 
-/** A row of the claim: a leased delivery (grant columns null) or one of this process's grants (delivery columns null). */
-type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | null; grant_key: string | null; grant_slots: number | null };
+/**
+ * A row of the claim: a leased delivery (grant columns null), one of this process's grants
+ * (delivery columns null), or the `fleet` row whose slots are the other live dispatchers.
+ */
+type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | 'fleet' | null; grant_key: string | null; grant_slots: number | null };
 
 /**
  * Claims due deliveries of enabled endpoints: at most `holdPerEndpoint` held per endpoint,
@@ -161,11 +167,13 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
   ]);
   const claimed: ClaimedDelivery[] = [];
   const grants = { endpoints: new Map<string, number>(), accounts: new Map<string, number>() };
+  let otherDispatchers = 0;
   for (const { grant_scope: scope, grant_key: key, grant_slots: slots, ...delivery } of rows) {
     if (scope === null) claimed.push(delivery);
+    else if (scope === 'fleet') otherDispatchers = slots as number;
     else (scope === 'endpoint' ? grants.endpoints : grants.accounts).set(key as string, slots as number);
   }
-  return { claimed, grants };
+  return { claimed, grants, otherDispatchers };
 }
 
 /** The process `workerId` stops: every grant it holds is given up at once. */
