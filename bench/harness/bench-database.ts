@@ -8,7 +8,8 @@ export const DEFAULT_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres'
 
 export const uniqueName = (prefix: string): string => `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 
-async function withAdmin<T>(adminUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
+/** One short-lived client of `adminUrl` for `run`. */
+export async function withAdmin<T>(adminUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { Client } from 'pg';
 import { join } from 'node:path';
+import { withAdmin } from './bench-database';
 import type { Cleanup } from './cleanup';
 import { freePort } from './server-process';
 
@@ -86,7 +86,7 @@ export async function startOwnCluster(cleanup: Cleanup, log: (message: string) =
   cleanup.add(`stop the bench's PostgreSQL (port ${port})`, () => Promise.resolve(void run('pg_ctl', ['-D', join(dataDir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop'])));
   const adminUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   if (statementsReport) {
-    await withClient(adminUrl, (client) => client.query('CREATE EXTENSION pg_stat_statements'));
+    await withAdmin(adminUrl, (client) => client.query('CREATE EXTENSION pg_stat_statements'));
     cleanup.add(`write the statements report ${statementsReport}`, () => writeStatementsReport(adminUrl, statementsReport));
   }
   const postmasterPid = Number(readFileSync(join(dataDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -108,23 +108,13 @@ export function extraSettings(text: string | undefined): Array<readonly [string,
   });
 }
 
-async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * BENCH_PG_STATEMENTS=<file>: where the bench cluster's time went, statement by statement
  * (pg_stat_statements, every database of the run), written when the run ends. For profiling only:
  * the extension's own bookkeeping costs a few per cent.
  */
 async function writeStatementsReport(adminUrl: string, file: string): Promise<void> {
-  const rows = await withClient(adminUrl, (client) =>
+  const rows = await withAdmin(adminUrl, (client) =>
     client.query<{ calls: string; rows: string; total_ms: string; mean_ms: string; plan_ms: string; hits: string; query: string }>(
       `SELECT calls, rows, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
               round(total_plan_time::numeric, 1) AS plan_ms, shared_blks_hit + shared_blks_read AS hits, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) AS query

@@ -88,10 +88,9 @@ export class DispatcherModule implements OnModuleInit, OnApplicationBootstrap, B
         },
         {
           provide: EventConsumer,
-          inject: [getDataSourceToken(), DeliveryWorker, DeliveryStore, DispatcherMetrics],
-          useFactory: (dataSource: DataSource, worker: DeliveryWorker, store: DeliveryStore, metrics: DispatcherMetrics) =>
-            new EventConsumer(dataSource, {
-              notifier: store.workerId,
+          inject: [DeliveryWorker, DeliveryStore, DispatcherMetrics],
+          useFactory: (worker: DeliveryWorker, store: DeliveryStore, metrics: DispatcherMetrics) =>
+            new EventConsumer(store.queue, {
               amqpUrl: config.amqpUrls,
               amqpPrefix: config.amqpPrefix,
               queues: eventQueueSettings(config),

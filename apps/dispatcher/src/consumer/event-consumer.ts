@@ -1,8 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { assertEventTopology, BrokerConnection, type BrokerAddress, EVENT_SIGNATURE_HEADER, eventTopology, verifyEventMessage, type DomainEventMessage, type QueueSettings } from '@app/events';
 import type { AppLogger } from '@app/observability';
-import { DeliveryQueue } from '@app/webhooks';
-import type { DataSource } from 'typeorm';
+import type { DeliveryQueue } from '@app/webhooks';
 import { MalformedEventMessage, parseEventMessage } from './event-message';
 
 export interface EventConsumerOptions {
@@ -19,8 +18,6 @@ export interface EventConsumerOptions {
   logger: AppLogger;
   /** New deliveries exist: wake the worker (other replicas hear the NOTIFY). */
   onDeliveriesCreated(count: number): void;
-  /** The NOTIFY's payload after a fan-out: this process's worker id, which its own worker skips (woken by onDeliveriesCreated). */
-  notifier?: string;
   onEvent?(outcome: 'fanned_out' | 'dead_lettered', lagSeconds: number | null): void;
 }
 
@@ -47,13 +44,11 @@ export class EventConsumer {
   private readonly waiting: Array<{ channel: Channel; raw: ConsumeMessage; event: DomainEventMessage }> = [];
   private storing: Promise<void> | null = null;
   private stopping = false;
-  private readonly queue: DeliveryQueue;
-
+  /** The process's delivery queue (DeliveryStore's): its fan-out NOTIFY names this process, whose own worker skips it. */
   constructor(
-    db: DataSource,
+    private readonly queue: DeliveryQueue,
     private readonly options: EventConsumerOptions,
   ) {
-    this.queue = new DeliveryQueue(db, options.notifier);
     this.broker = new BrokerConnection({
       url: options.amqpUrl,
       name: 'coldchain-dispatcher',

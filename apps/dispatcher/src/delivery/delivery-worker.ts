@@ -158,7 +158,7 @@ export class DeliveryWorker {
           const underShareOnly = room <= 0;
           const limit = underShareOnly ? Math.min(concurrency, 3 * concurrency - this.inFlight - this.heldCount) : room;
           if (limit <= 0) {
-            this.leftBehind = { ...this.leftBehind, all: true };
+            this.mayHaveLeftAll();
             break;
           }
           const perAccount = underShareOnly ? Math.min(2 * this.options.perAccount, Math.ceil((2 * concurrency) / (busyAccounts.size + 1))) : 2 * this.options.perAccount;
@@ -184,13 +184,18 @@ export class DeliveryWorker {
           if (underShareOnly || claimed.length < limit) break;
         }
         // Stopped claiming with room left unused (unrecorded successes) or none at all: more may be due.
-        if (this.waitingForRecorder || this.stopped) this.leftBehind = { ...this.leftBehind, all: true };
+        if (this.waitingForRecorder || this.stopped) this.mayHaveLeftAll();
       } catch (error) {
-        this.leftBehind = { ...this.leftBehind, all: true };
+        this.mayHaveLeftAll();
         this.options.logger.warn({ error: message(error) }, 'claiming due deliveries failed; will retry');
         return;
       }
     } while (this.pumpAgain && !this.stopped);
+  }
+
+  /** The pump stopped without a claim that could tell: any response may find due work. */
+  private mayHaveLeftAll(): void {
+    this.leftBehind = { ...this.leftBehind, all: true };
   }
 
   /**
