@@ -10,7 +10,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now());
 -- webhook-deliveries.cancelPendingDeliveries (tenant: $1 is the caller's account)
 UPDATE webhook_deliveries
   SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
-WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending';
+WHERE account_id = $1 AND uuid_hash(endpoint_id) = uuid_hash($2::uuid) AND endpoint_id = $2 AND status = 'pending';
 
 -- webhook-deliveries.notifyDeliveryWorkers (platform: across tenants)
 SELECT pg_notify('webhook_deliveries', '');
@@ -38,7 +38,7 @@ SELECT n AS created, CASE WHEN n > 0 THEN pg_notify('webhook_deliveries', $5::te
 DELETE FROM webhook_dispatchers WHERE worker_id = $1;
 
 -- webhook-deliveries.claimDueDeliveries (platform: across tenants; prepared statement)
-SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[]);
+SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[], $12::int, $13::uuid, $14::int);
 
 -- webhook-deliveries.releaseClaims (platform: across tenants)
 UPDATE webhook_deliveries d

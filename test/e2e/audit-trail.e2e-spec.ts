@@ -441,11 +441,13 @@ describe('Audit trail', () => {
       expect(await asRuntime(`SELECT audit_drop_expired_partitions('2003-01-01T00:00:00Z') AS dropped`)).toEqual([{ dropped: 'audit_events_200203' }]);
     });
 
-    it('runs the dispatcher\'s claim and the fan-out\'s ids (functions of the webhooks store, migrations WebhookClaimFunction, UuidV7Function, WebhookClaimByKey)', async () => {
+    it('runs the dispatcher\'s claim and the fan-out\'s ids (functions of the webhooks store, migrations WebhookClaimFunction, UuidV7Function, WebhookClaimByKey, WebhookClaimRing)', async () => {
       const worker = randomUUID();
-      // Nothing to claim or grant: only the row that says how many other dispatchers are live (migration WebhookClaimByKey).
-      expect(await asRuntime(`SELECT grant_scope, count(*)::int AS n FROM webhook_claim_deliveries($1, 1000, 0, 0, 0, 1, 1, '{}', '{}', '{}', '{}') GROUP BY 1`, [worker])).toEqual([
+      // Nothing to claim or grant: only the rows that say how many other dispatchers are live (migration WebhookClaimByKey)
+      // and where the next claim's walk starts (WebhookClaimRing).
+      expect(await asRuntime(`SELECT grant_scope, count(*)::int AS n FROM webhook_claim_deliveries($1, 1000, 0, 0, 0, 1, 1, '{}', '{}', '{}', '{}', NULL, NULL, 16) GROUP BY 1 ORDER BY 1`, [worker])).toEqual([
         { grant_scope: 'fleet', n: 1 },
+        { grant_scope: 'resume', n: 1 },
       ]);
       expect(await asRuntime(`SELECT uuid_v7() IS NOT NULL AS made`)).toEqual([{ made: true }]);
       expect(await db.query('SELECT count(*)::int AS n FROM webhook_dispatchers WHERE worker_id = $1', [worker])).toEqual([{ n: 1 }]);

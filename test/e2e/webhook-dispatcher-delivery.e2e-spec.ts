@@ -460,6 +460,91 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       });
       expect(hot).toEqual({ updated: 8, hot: 8 });
     });
+
+    it('walks a ring of the endpoints with pending deliveries, a window at a time, and says where the next claim starts', async () => {
+      await harness.stopDispatcher();
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now() WHERE status = 'pending'`);
+      const hooks: CreatedWebhookEndpoint[] = [];
+      for (const path of ['/ring-0', '/ring-1', '/ring-2']) hooks.push(await endpoint(path));
+      const ring = await ringOrder(dataSource, hooks.map((h) => h.id));
+      const dueIds = new Map<string, string[]>();
+      for (const hook of hooks) dueIds.set(hook.id, await due(hook, 2));
+      const store = new DeliveryStore(dataSource);
+      const claimFrom = (after: ClaimRequest['after']) => claimDueDeliveries(store.db, claimRequest(store.workerId, 10, after, 2));
+
+      // A window of 2 from the start of the ring: its first two endpoints' deliveries only, and the cursor at the second.
+      const first = await claimFrom(null);
+      expect(first.claimed.map((d) => d.id).sort()).toEqual([...dueIds.get(ring[0].endpointId)!, ...dueIds.get(ring[1].endpointId)!].sort());
+      expect(first.resumeAfter).toEqual(ring[1]);
+      // The next window reaches the end of the ring: the next claim starts at its start.
+      const second = await claimFrom(first.resumeAfter);
+      expect(second.claimed.map((d) => d.id).sort()).toEqual([...dueIds.get(ring[2].endpointId)!].sort());
+      expect(second.resumeAfter).toBeNull();
+      // Leased deliveries are still pending: a window over them claims nothing, yet moves on.
+      const third = await claimFrom(null);
+      expect(third.claimed).toEqual([]);
+      expect(third.resumeAfter).toEqual(ring[1]);
+      // Closed: not pending any more, so no window visits them.
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, lease_until = NULL, completed_at = now() WHERE endpoint_id = ANY($1)`, [hooks.map((h) => h.id)]);
+      expect((await claimFrom(null)).resumeAfter).toBeNull();
+    });
+
+    it('a window of the ring spans many accounts, where a window of endpoints in id order was one or two (their ids are time-ordered)', async () => {
+      await harness.stopDispatcher();
+      await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now() WHERE status = 'pending'`);
+      // 10 accounts of 8 endpoints, each account's ids consecutive as the API's time-ordered ids make them;
+      // fixed ids, so the ring's order (their hashes) is the same in every run.
+      await dataSource.query(
+        `WITH accounts AS (
+           INSERT INTO accounts (id, name, kind, status)
+           SELECT md5('ring-spread-account-' || a)::uuid, 'Ring spread ' || a, 'customer', 'active' FROM generate_series(1, 10) a
+           RETURNING id, name
+         ), endpoints AS (
+           INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
+           SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(split_part(a.name, ' ', 3)::int * 100 + n), 12, '0'))::uuid, a.id,
+                  'https://127.0.0.1:9/hooks/' || n, '{alarm.created}', 'ring spread', 'unused'
+             FROM accounts a, generate_series(1, 8) n
+           RETURNING id, account_id
+         )
+         INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT gen_random_uuid(), e.account_id, e.id, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() - interval '1 second'
+           FROM endpoints e`,
+      );
+      try {
+        const store = new DeliveryStore(dataSource);
+        const { claimed } = await claimDueDeliveries(store.db, { ...claimRequest(store.workerId, 10, null, 10), holdPerAccount: 10, perAccount: 10 });
+        expect(claimed).toHaveLength(10);
+        const accounts = (deliveries: Array<{ account_id: string }>) => new Set(deliveries.map((d) => d.account_id)).size;
+        const byId: Array<{ account_id: string }> = await dataSource.query(`SELECT account_id FROM webhook_endpoints WHERE description = 'ring spread' ORDER BY id LIMIT 10`);
+        expect(accounts(byId)).toBeLessThanOrEqual(2);
+        expect(accounts(claimed)).toBeGreaterThanOrEqual(5);
+      } finally {
+        await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now() WHERE status = 'pending'`);
+        await dataSource.query(`UPDATE webhook_endpoints SET enabled = false WHERE description = 'ring spread'`);
+      }
+    });
+
+    it('the dispatcher walks on past windows with nothing due: a delivery behind 80 endpoints waiting for retries goes out at once, not at the next poll', async () => {
+      await harness.stopDispatcher();
+      const waiting: CreatedWebhookEndpoint[] = [];
+      for (let n = 0; n < 80; n++) waiting.push(await endpoint(`/ring-waiting-${n}`));
+      const last = await endpoint('/ring-last');
+      // Pending, due in an hour: in the walk's way (windows of 16 and wider at this concurrency), claiming nothing.
+      await dataSource.query(
+        `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
+         SELECT gen_random_uuid(), w.account_id, w.id, gen_random_uuid(), 'alarm.created', 'test', '\\x7b7d'::bytea, 'pending', now() + interval '1 hour'
+           FROM webhook_endpoints w WHERE w.id = ANY($1)`,
+        [waiting.map((w) => w.id)],
+      );
+      const [lastDue] = await due(last, 1);
+      // The start's first pump must walk the whole ring: the poll is a minute away.
+      await harness.startDispatcher({ webhookConcurrency: 2, webhookPollIntervalMs: 60_000 });
+      try {
+        await waitFor('the delivery behind the waiting endpoints', async () => (await deliveries(last.id)).find((d) => d.id === lastDue && d.status === 'succeeded'), 10_000);
+      } finally {
+        await dataSource.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = now() WHERE endpoint_id = ANY($1) AND status = 'pending'`, [waiting.map((w) => w.id)]);
+      }
+    });
   });
 
   it('serves /health/live, /health/ready (database, broker) and /metrics', async () => {
@@ -478,8 +563,17 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
   });
 });
 
-/** A claim as the dispatcher makes it with nothing in hand: 4 per endpoint, `limit` in all and per account. */
-function claimRequest(workerId: string, limit: number): ClaimRequest {
+/** The endpoints' places in the claims' ring (migration WebhookClaimRing), in ring order. */
+async function ringOrder(dataSource: DataSource, endpointIds: string[]): Promise<Array<{ ring: number; endpointId: string }>> {
+  const rows: Array<{ ring: number; id: string }> = await dataSource.query(
+    'SELECT uuid_hash(id) AS ring, id FROM webhook_endpoints WHERE id = ANY($1) ORDER BY uuid_hash(id), id',
+    [endpointIds],
+  );
+  return rows.map((row) => ({ ring: row.ring, endpointId: row.id }));
+}
+
+/** A claim as the dispatcher makes it with nothing in hand: 4 per endpoint, `limit` in all and per account, a whole ring's window. */
+function claimRequest(workerId: string, limit: number, after: ClaimRequest['after'] = null, window = 1000): ClaimRequest {
   return {
     workerId,
     limit,
@@ -490,5 +584,7 @@ function claimRequest(workerId: string, limit: number): ClaimRequest {
     perEndpoint: 4,
     perAccount: limit,
     leaseMs: 60_000,
+    after,
+    window,
   };
 }

@@ -31,3 +31,8 @@ export function leftBehindBy(
     accounts: new Set([...accounts].filter(([, count]) => count >= holdPerAccount).map(([key]) => key)),
   };
 }
+
+/** Where either of two claims (windows of one pump's round) may have left due deliveries behind. */
+export function mergeLeftBehind(a: LeftBehind, b: LeftBehind): LeftBehind {
+  return { all: a.all || b.all, endpoints: new Set([...a.endpoints, ...b.endpoints]), accounts: new Set([...a.accounts, ...b.accounts]) };
+}

@@ -1,9 +1,10 @@
 import { newId, PgListener } from '@app/database';
-import { decryptSecret, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
+import { decryptSecret, MIN_CLAIM_WINDOW, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
-import { leftBehindBy, type LeftBehind } from './claim-left-behind';
+import { ClaimCursor } from './claim-cursor';
+import { leftBehindBy, mergeLeftBehind, type LeftBehind } from './claim-left-behind';
 import { nextEndpointToLaunch, SlotUsage } from './fair-share';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { AttemptResult, WebhookSender } from './webhook-sender';
@@ -41,6 +42,8 @@ export interface DeliveryWorkerOptions {
 const LEASE_MARGIN_MS = 60_000;
 /** A delivery that never reached its endpoint (no local slot in time; secrets unreadable) is tried again this much later, uncounted. */
 const DEFER_MS = 1_000;
+/** A pump's short claims widen the window, doubling up to 2^this times, so a ring of idle endpoints costs few round trips. */
+const MAX_WINDOW_DOUBLINGS = 6;
 
 /**
  * Sends due deliveries: claims as many as there are free slots (bounded globally, per account and
@@ -63,6 +66,12 @@ const DEFER_MS = 1_000;
  * now), so another instance need not wait for their lease. While that reserve is full, a claim
  * still takes deliveries of the accounts holding less than an equal share of it: a stalled tenant's
  * held backlog never keeps another tenant's new deliveries from being claimed.
+ *
+ * A claim visits a window of the endpoints with pending deliveries, max(limit, MIN_CLAIM_WINDOW),
+ * from a cursor kept here (ClaimCursor) on a ring that spreads each account's endpoints round it,
+ * so its cost follows the window, not the whole backlog, and a window still spans many accounts.
+ * A pump claims window after window while claims come back short, each twice as wide as the last,
+ * until it has been once round the ring.
  */
 export class DeliveryWorker {
   private readonly busy = new Map<string, number>();
@@ -95,6 +104,8 @@ export class DeliveryWorker {
   private otherDispatchers = 1;
   /** Where the last claim may have left due deliveries behind (see mayClaimMore). */
   private leftBehind: LeftBehind = { all: true, endpoints: new Set(), accounts: new Set() };
+  /** Where the next claim's walk over the endpoints with pending deliveries starts. */
+  private readonly cursor = new ClaimCursor();
 
   constructor(
     private readonly store: DeliveryStore,
@@ -147,6 +158,9 @@ export class DeliveryWorker {
     const { concurrency, perEndpoint } = this.options;
     do {
       this.pumpAgain = false;
+      this.cursor.beginRound();
+      let round: LeftBehind | null = null;
+      let shortClaims = 0;
       try {
         for (;;) {
           this.waitingForRecorder = this.recorder.backlog >= this.maxUnrecorded;
@@ -165,7 +179,7 @@ export class DeliveryWorker {
           // A copy: with nothing held, claimedPerEndpoint() is the live in-flight map, which responses change during the claim.
           const inHandEndpoints = new Map(this.claimedPerEndpoint());
           // Also gives up the grants of keys it holds nothing of any more (in the claim's transaction; kept if it fails).
-          const { claimed, grants, otherDispatchers } = await this.store.queue.claimDue({
+          const { claimed, grants, otherDispatchers, resumeAfter } = await this.store.queue.claimDue({
             workerId: this.store.workerId,
             limit,
             holdPerEndpoint: 2 * perEndpoint,
@@ -175,13 +189,23 @@ export class DeliveryWorker {
             perEndpoint,
             perAccount: this.options.perAccount,
             leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
+            after: this.cursor.position,
+            window: Math.max(limit, MIN_CLAIM_WINDOW) * 2 ** Math.min(shortClaims, MAX_WINDOW_DOUBLINGS),
           });
+          const wentRound = this.cursor.advance(resumeAfter);
           this.grants = grants;
           this.otherDispatchers = otherDispatchers;
           for (const delivery of claimed) this.hold(delivery);
-          this.leftBehind = leftBehindBy(claimed, underShareOnly || claimed.length >= limit, { endpoints: inHandEndpoints, accounts: busyAccounts }, 2 * perEndpoint, perAccount);
+          // What every window of this round may have left behind, not only the last one's.
+          const left = leftBehindBy(claimed, underShareOnly || claimed.length >= limit, { endpoints: inHandEndpoints, accounts: busyAccounts }, 2 * perEndpoint, perAccount);
+          round = round ? mergeLeftBehind(round, left) : left;
+          this.leftBehind = round;
           this.launchHeld();
-          if (underShareOnly || claimed.length < limit) break;
+          // A short claim only says its window had no more: walk on, wider, until the round has seen
+          // every endpoint. A claim for the accounts under their share walks the round too (the
+          // account it is for may be anywhere on the ring), and its limit shrinks as it fills.
+          if (wentRound && (underShareOnly || claimed.length < limit)) break;
+          if (claimed.length < limit) shortClaims += 1;
         }
         // Stopped claiming with room left unused (unrecorded successes) or none at all: more may be due.
         if (this.waitingForRecorder || this.stopped) this.mayHaveLeftAll();

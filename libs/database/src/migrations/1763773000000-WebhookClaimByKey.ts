@@ -40,11 +40,14 @@ function claimFunction(recheck: string, tail: string): string {
   return CLAIM_FUNCTION.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION').replace(SCANNING_RECHECK, recheck).replace(GRANT_ROWS, tail);
 }
 
+/** The claim function as this migration leaves it (the next migration builds on its text). */
+export const CLAIM_BY_KEY_FUNCTION = claimFunction(KEYED_RECHECK, GRANT_AND_FLEET_ROWS);
+
 export class WebhookClaimByKey1763773000000 implements MigrationInterface {
   name = 'WebhookClaimByKey1763773000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(claimFunction(KEYED_RECHECK, GRANT_AND_FLEET_ROWS));
+    await q.query(CLAIM_BY_KEY_FUNCTION);
   }
 
   async down(q: QueryRunner): Promise<void> {

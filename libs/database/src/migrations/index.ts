@@ -25,6 +25,7 @@ import { WebhookDeliverySkipped1763772700000 } from './1763772700000-WebhookDeli
 import { WebhookClaimFunction1763772800000 } from './1763772800000-WebhookClaimFunction';
 import { UuidV7Function1763772900000 } from './1763772900000-UuidV7Function';
 import { WebhookClaimByKey1763773000000 } from './1763773000000-WebhookClaimByKey';
+import { WebhookClaimRing1763773100000 } from './1763773100000-WebhookClaimRing';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   WebhookClaimFunction1763772800000,
   UuidV7Function1763772900000,
   WebhookClaimByKey1763773000000,
+  WebhookClaimRing1763773100000,
 ];

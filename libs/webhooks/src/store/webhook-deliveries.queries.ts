@@ -40,14 +40,15 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
   // The dispatcher's per-batch statements of a fixed shape: parsed and planned once per connection.
   prepared: ['fanOutDeliveries', 'claimDueDeliveries', 'recordSuccesses', 'trimAttemptLog'],
   tenant: {
-    // Deliveries queued by hand (test, resend), and cancelled when their endpoint is disabled.
+    // Deliveries queued by hand (test, resend), and cancelled when their endpoint is disabled (the
+    // due index leads with the endpoint's place in the claims' ring, migration WebhookClaimRing).
     insertDelivery: `
       INSERT INTO webhook_deliveries (account_id, id, endpoint_id, event_id, event_type, origin, body, status, next_attempt_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now())`,
     cancelPendingDeliveries: `
       UPDATE webhook_deliveries
          SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, completed_at = now(), updated_at = now()
-       WHERE account_id = $1 AND endpoint_id = $2 AND status = 'pending'`,
+       WHERE account_id = $1 AND uuid_hash(endpoint_id) = uuid_hash($2::uuid) AND endpoint_id = $2 AND status = 'pending'`,
   },
   platform: {
     notifyDeliveryWorkers: `SELECT pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '')`,
@@ -83,7 +84,7 @@ export const WEBHOOK_DELIVERY_QUERIES = defineQueries({
     // dispatcher's, renews this process ($1) as a live dispatcher, leases due deliveries within the
     // fleet's bounds, and writes this process's slot grants (webhook_dispatchers, webhook_slot_grants,
     // webhook_deliveries). The statement inside is planned once per connection by PL/pgSQL.
-    claimDueDeliveries: 'SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[])',
+    claimDueDeliveries: 'SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9::int[], $10::uuid[], $11::int[], $12::int, $13::uuid, $14::int)',
     // Batches of deliveries by id say "still pending" as \`next_attempt_at IS NOT NULL\` (the same,
     // by webhook_deliveries_schedule_check): \`status = 'pending'\` matches the partial due index,
     // and a generic plan made while few were pending scans every due delivery through it instead of

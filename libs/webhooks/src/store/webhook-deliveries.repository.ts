@@ -116,6 +116,16 @@ export interface ClaimRequest {
   perEndpoint: number;
   perAccount: number;
   leaseMs: number;
+  /** Where the claim's walk over the endpoints with pending deliveries starts (null: at the start of the ring). */
+  after: ClaimPosition | null;
+  /** The most endpoints with pending deliveries the claim visits. */
+  window: number;
+}
+
+/** A place in the ring the claims walk: endpoints ordered by `uuid_hash(endpoint_id)`, then id (migration WebhookClaimRing). */
+export interface ClaimPosition {
+  ring: number;
+  endpointId: string;
 }
 
 export interface ClaimResult {
@@ -124,13 +134,16 @@ export interface ClaimResult {
   grants: SlotGrants;
   /** Other live dispatcher processes (0: this one serves alone, and its grants bound nobody else). */
   otherDispatchers: number;
+  /** Where the next claim starts: the last endpoint of this claim's window, or null if the walk reached the end of the ring. */
+  resumeAfter: ClaimPosition | null;
 }
 
 /**
  * A row of the claim: a leased delivery (grant columns null), one of this process's grants
- * (delivery columns null), or the `fleet` row whose slots are the other live dispatchers.
+ * (delivery columns null), the `fleet` row whose slots are the other live dispatchers, or the
+ * `resume` row: where the next claim's walk starts (key the endpoint, slots its ring hash).
  */
-type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | 'fleet' | null; grant_key: string | null; grant_slots: number | null };
+type ClaimRow = ClaimedDelivery & { grant_scope: 'endpoint' | 'account' | 'fleet' | 'resume' | null; grant_key: string | null; grant_slots: number | null };
 
 /**
  * Claims due deliveries of enabled endpoints: at most `holdPerEndpoint` held per endpoint,
@@ -164,16 +177,21 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     [...request.inHandEndpoints.values()],
     [...request.inHandAccounts.keys()],
     [...request.inHandAccounts.values()],
+    request.after?.ring ?? null,
+    request.after?.endpointId ?? null,
+    request.window,
   ]);
   const claimed: ClaimedDelivery[] = [];
   const grants = { endpoints: new Map<string, number>(), accounts: new Map<string, number>() };
   let otherDispatchers = 0;
+  let resumeAfter: ClaimPosition | null = null;
   for (const { grant_scope: scope, grant_key: key, grant_slots: slots, ...delivery } of rows) {
     if (scope === null) claimed.push(delivery);
     else if (scope === 'fleet') otherDispatchers = slots as number;
+    else if (scope === 'resume') resumeAfter = key === null ? null : { ring: slots as number, endpointId: key };
     else (scope === 'endpoint' ? grants.endpoints : grants.accounts).set(key as string, slots as number);
   }
-  return { claimed, grants, otherDispatchers };
+  return { claimed, grants, otherDispatchers, resumeAfter };
 }
 
 /** The process `workerId` stops: every grant it holds is given up at once. */
