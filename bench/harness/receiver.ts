@@ -47,6 +47,11 @@ export class Receiver {
     return (await this.ask({ type: 'count' }, 'count')).total;
   }
 
+  /** TLS connections the receiver accepted so far (never reset). */
+  async connections(): Promise<number> {
+    return (await this.ask({ type: 'connections' }, 'connections')).total;
+  }
+
   async reset(): Promise<void> {
     await this.ask({ type: 'reset' }, 'reset');
   }

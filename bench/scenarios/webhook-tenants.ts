@@ -68,10 +68,12 @@ export const webhookTenants: Scenario = {
       for (let r = 0; r < ctx.options.rounds; r++) {
         for (let i = 0; i < sizes.length; i++) {
           const size = sizes[(i + r) % sizes.length];
+          const connectionsBefore = await receiver.connections();
           const run = await round(size, events);
           size.runs.push(run);
+          const connections = (await receiver.connections()) - connectionsBefore;
           const dispatcher = residentNow(ctx.dispatcher?.pid ?? 0);
-          ctx.log(`  round ${r + 1}/${ctx.options.rounds} ${String(size.endpoints).padStart(4)} endpoints: ${describe(run)}; dispatcher RSS ${dispatcher.rssMb.toFixed(0)} MB, ${dispatcher.fds} fds`);
+          ctx.log(`  round ${r + 1}/${ctx.options.rounds} ${String(size.endpoints).padStart(4)} endpoints: ${describe(run)}; ${connections} new TLS connections; dispatcher RSS ${dispatcher.rssMb.toFixed(0)} MB, ${dispatcher.fds} fds`);
         }
       }
       await assertDeliveredOnce(ctx, sizes);

@@ -9,10 +9,12 @@ import type { AddressInfo } from 'node:net';
  * Arguments: key file, certificate file, number of endpoints, and optionally how long each answer
  * waits (ms; throughput then bound by concurrency, not CPU).
  */
-export type ReceiverCommand = { type: 'count' } | { type: 'reset' } | { type: 'receipts' } | { type: 'take' } | { type: 'tally' } | { type: 'ledger' } | { type: 'peaks' };
+export type ReceiverCommand = { type: 'count' } | { type: 'connections' } | { type: 'reset' } | { type: 'receipts' } | { type: 'take' } | { type: 'tally' } | { type: 'ledger' } | { type: 'peaks' };
 export type ReceiverReply =
   | { type: 'ready'; ports: number[] }
   | { type: 'count'; total: number }
+  /** TLS connections accepted over the receiver's whole life (a new connection is a full or resumed handshake). */
+  | { type: 'connections'; total: number }
   | { type: 'reset' }
   | { type: 'receipts'; entries: Array<[string, number]> }
   /** First receipts since the last 'take' (the soak run's latency samples, without resending everything). */
@@ -33,6 +35,7 @@ function main(): void {
   const peaks = new Map<string, number>();
   const options = { key: readFileSync(keyFile), cert: readFileSync(certFile), keepAliveTimeout: 60_000 };
   let total = 0;
+  let connections = 0;
   const receipts = new Map<string, number>();
   const deliveries = new Map<string, number>();
   let fresh: Array<[string, number]> = [];
@@ -74,6 +77,9 @@ function main(): void {
         else answer();
       });
     });
+    server.on('secureConnection', () => {
+      connections++;
+    });
     servers.push(server);
   }
   let listening = 0;
@@ -84,6 +90,7 @@ function main(): void {
   }
   process.on('message', (command: ReceiverCommand) => {
     if (command.type === 'count') reply({ type: 'count', total });
+    else if (command.type === 'connections') reply({ type: 'connections', total: connections });
     else if (command.type === 'reset') {
       total = 0;
       receipts.clear();

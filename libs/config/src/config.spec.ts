@@ -42,9 +42,11 @@ describe('loadConfig', () => {
       webhookMaxEndpointsPerAccount: 20,
       webhookRetentionDays: 30,
       webhookRecoveryMaxEvents: 10_000,
-      webhookMaxIdleSockets: 128,
+      webhookMaxIdleSockets: 192,
     });
     expect(loadConfig({ WEBHOOK_MAX_IDLE_SOCKETS: '0' }).webhookMaxIdleSockets).toBe(0);
+    // By default three idle sockets per attempt slot (192 at the default concurrency of 64, above).
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '10' }).webhookMaxIdleSockets).toBe(30);
     expect(() => loadConfig({ WEBHOOK_MAX_IDLE_SOCKETS: '-1' })).toThrow(/WEBHOOK_MAX_IDLE_SOCKETS/);
     expect(loadConfig({ WEBHOOK_CONCURRENCY: '10' }).webhookConcurrencyPerAccount).toBe(3);
     expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '40' }).webhookConcurrencyPerAccount).toBe(40);

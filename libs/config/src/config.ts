@@ -88,7 +88,8 @@ export interface AppConfig {
   webhookConcurrency: number;
   /**
    * Idle keep-alive sockets one dispatcher process keeps over all receiver origins together
-   * (WEBHOOK_MAX_IDLE_SOCKETS); past it the least recently used closes (TLS sessions are resumed).
+   * (WEBHOOK_MAX_IDLE_SOCKETS, default 3 × WEBHOOK_CONCURRENCY); past it the least recently used
+   * closes (TLS sessions are resumed).
    */
   webhookMaxIdleSockets: number;
   /** Attempts in flight to one endpoint in one dispatcher process: a slow receiver cannot take every slot. */
@@ -506,7 +507,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookConnectTimeoutMs: Math.min(webhookTimeoutMs, int('WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 50, 10_000)),
     webhookConcurrency,
     webhookConcurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 1_000),
-    webhookMaxIdleSockets: int('WEBHOOK_MAX_IDLE_SOCKETS', 128, 0, 100_000),
+    webhookMaxIdleSockets: int('WEBHOOK_MAX_IDLE_SOCKETS', 3 * webhookConcurrency, 0, 100_000),
     webhookConcurrencyPerAccount: int('WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.ceil(webhookConcurrency / 4), 1, 10_000),
     webhookDnsServers: attempt(() => parseDnsServers(env.WEBHOOK_DNS_SERVERS), undefined),
     webhookDnsTimeoutMs: int('WEBHOOK_DNS_TIMEOUT_MS', 3000, 50, 10_000),
