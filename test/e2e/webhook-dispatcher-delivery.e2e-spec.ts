@@ -219,6 +219,34 @@ describe('webhook dispatcher: delivery (fan-out, signing, manual sends, attempt 
       expect(health).toEqual({ succeeded: 5, failed: 0, fastest: 5, slowest: 3 });
     });
 
+    it('writes deliveries and their attempts without locking the account row (migration WebhookImpliedForeignKeys), and deleting the endpoint still deletes both', async () => {
+      const hook = await endpoint('/recorder-account-row');
+      const recorder = new AttemptRecorder(harness.dispatcher.get(DeliveryStore), { maxBatch: 500, pruneEvery: 100, pruneIntervalMs: 60_000, logger });
+      recorder.start();
+      const record = async (count: number): Promise<ClaimedDelivery[]> => {
+        const claimed = await leased(hook, count);
+        await Promise.all(claimed.map((delivery) => recorder.recordSuccess(delivery, success())));
+        return claimed;
+      };
+      // A locker of a row leaves its transaction id in the row's xmax: a foreign key check locks the parent row (FOR KEY SHARE).
+      const accountRowLocker = async (): Promise<string> => (await dataSource.query('SELECT xmax::text AS xmax FROM accounts WHERE id = $1', [hook.account_id]))[0].xmax;
+      try {
+        await record(1); // the first success of the hour inserts the endpoint's health row, which checks its account
+        const before = await accountRowLocker();
+        const claimed = await record(3);
+        expect(await accountRowLocker()).toBe(before);
+        expect(Number((await dataSource.query('SELECT count(*) AS n FROM webhook_attempts WHERE webhook_delivery_id = ANY($1)', [claimed.map((d) => d.id)]))[0].n)).toBe(3);
+      } finally {
+        await recorder.stop();
+      }
+      await dataSource.query('DELETE FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      const [left] = await dataSource.query(
+        `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE endpoint_id = $1) AS deliveries, (SELECT count(*)::int FROM webhook_attempts WHERE endpoint_id = $1) AS attempts`,
+        [hook.id],
+      );
+      expect(left).toEqual({ deliveries: 0, attempts: 0 });
+    });
+
     it('does not close a delivery that is no longer the attempt it recorded (cancelled or recorded meanwhile)', async () => {
       const hook = await endpoint('/recorder-stale');
       const store = harness.dispatcher.get(DeliveryStore);

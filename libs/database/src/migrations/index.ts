@@ -26,6 +26,7 @@ import { WebhookClaimFunction1763772800000 } from './1763772800000-WebhookClaimF
 import { UuidV7Function1763772900000 } from './1763772900000-UuidV7Function';
 import { WebhookClaimByKey1763773000000 } from './1763773000000-WebhookClaimByKey';
 import { WebhookClaimRing1763773100000 } from './1763773100000-WebhookClaimRing';
+import { WebhookImpliedForeignKeys1763773200000 } from './1763773200000-WebhookImpliedForeignKeys';
 import { WebhookRecovery1763771700000 } from './1763771700000-WebhookRecovery';
 import { WebhookEventLogIndex1763771800000 } from './1763771800000-WebhookEventLogIndex';
 import { WebhookDeliveryLease1763771900000 } from './1763771900000-WebhookDeliveryLease';
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   UuidV7Function1763772900000,
   WebhookClaimByKey1763773000000,
   WebhookClaimRing1763773100000,
+  WebhookImpliedForeignKeys1763773200000,
 ];
