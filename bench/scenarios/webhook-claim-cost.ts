@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { MIN_CLAIM_WINDOW } from '@app/webhooks';
+import { claimWindow } from '@app/webhooks';
 import { claimDueDeliveries } from '@app/webhooks/store/webhook-deliveries.repository';
 import type { ResultRow } from '../harness/report';
 import { median, nowMs } from '../harness/stats';
@@ -121,7 +121,7 @@ export async function measureClaimCost(db: DataSource, endpoints: number, repeat
           leaseMs: LEASE_MS,
           // As the dispatcher's first claim of a round: the window from the start of the ring.
           after: null,
-          window: Math.max(claim.limit, MIN_CLAIM_WINDOW),
+          window: claimWindow(claim.limit),
         });
         const ms = nowMs() - start;
         await runner.query('ROLLBACK TO SAVEPOINT claim');

@@ -29,7 +29,18 @@ import {
  * but the dispatcher spent a third more CPU per delivery there; with 64 the dispatcher is as before
  * and a claim costs at most its window however many endpoints have work.
  */
-export const MIN_CLAIM_WINDOW = 64;
+const MIN_CLAIM_WINDOW = 64;
+/** A round's short claims widen the window, doubling up to 2^this times, so a ring of idle endpoints costs few round trips. */
+const MAX_WINDOW_DOUBLINGS = 6;
+
+/**
+ * How many endpoints with pending deliveries a claim of `limit` rows visits: max(limit, 64), twice
+ * as many after each short claim of the same round (`shortClaims`), up to 64 times as many. The
+ * dispatcher's claims and the bench's measure of one claim both ask here.
+ */
+export function claimWindow(limit: number, shortClaims = 0): number {
+  return Math.max(limit, MIN_CLAIM_WINDOW) * 2 ** Math.min(shortClaims, MAX_WINDOW_DOUBLINGS);
+}
 
 export type { ClaimedDelivery, ClaimPosition, ClaimRequest, ClaimResult, SlotGrants, WebhookAttemptFacts, WebhookDeliveryBacklog } from './store/webhook-deliveries.repository';
 export { NO_SLOT_GRANTS } from './store/webhook-deliveries.repository';

@@ -1,5 +1,5 @@
 import { newId, PgListener } from '@app/database';
-import { decryptSecret, MIN_CLAIM_WINDOW, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
+import { claimWindow, decryptSecret, NO_SLOT_GRANTS, WEBHOOK_DELIVERIES_CHANNEL, type SlotGrants } from '@app/webhooks';
 import type { AppLogger } from '@app/observability';
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ClaimedDelivery, AttemptPlan, DeliveryStore, RecordedAttempt } from './delivery-store';
@@ -42,8 +42,6 @@ export interface DeliveryWorkerOptions {
 const LEASE_MARGIN_MS = 60_000;
 /** A delivery that never reached its endpoint (no local slot in time; secrets unreadable) is tried again this much later, uncounted. */
 const DEFER_MS = 1_000;
-/** A pump's short claims widen the window, doubling up to 2^this times, so a ring of idle endpoints costs few round trips. */
-const MAX_WINDOW_DOUBLINGS = 6;
 
 /**
  * Sends due deliveries: claims as many as there are free slots (bounded globally, per account and
@@ -67,7 +65,7 @@ const MAX_WINDOW_DOUBLINGS = 6;
  * still takes deliveries of the accounts holding less than an equal share of it: a stalled tenant's
  * held backlog never keeps another tenant's new deliveries from being claimed.
  *
- * A claim visits a window of the endpoints with pending deliveries, max(limit, MIN_CLAIM_WINDOW),
+ * A claim visits a window of the endpoints with pending deliveries (claimWindow: max(limit, 64)),
  * from a cursor kept here (ClaimCursor) on a ring that spreads each account's endpoints round it,
  * so its cost follows the window, not the whole backlog, and a window still spans many accounts.
  * A pump claims window after window while claims come back short, each twice as wide as the last,
@@ -190,7 +188,7 @@ export class DeliveryWorker {
             perAccount: this.options.perAccount,
             leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
             after: this.cursor.position,
-            window: Math.max(limit, MIN_CLAIM_WINDOW) * 2 ** Math.min(shortClaims, MAX_WINDOW_DOUBLINGS),
+            window: claimWindow(limit, shortClaims),
           });
           const wentRound = this.cursor.advance(resumeAfter);
           this.grants = grants;
