@@ -10,9 +10,10 @@ import { telemetryBucket } from './telemetry-bucket';
 import { telemetryRead } from './telemetry-read';
 import { webhookClaimCost } from './webhook-claim-cost';
 import { webhookDispatchers } from './webhook-dispatchers';
+import { webhookFloor } from './webhook-floor';
 import { webhookOrigins } from './webhook-origins';
 import { webhookTenants } from './webhook-tenants';
 import { webhooks } from './webhooks';
 
 /** In run order; `memory` is reported after all of them (see memory.ts). */
-export const SCENARIOS: readonly Scenario[] = [apiList, apiDetail, telemetryRead, telemetryBucket, ingest, webhooks, webhookTenants, webhookClaimCost, webhookOrigins, webhookDispatchers, eventLatency, replica, auditWriteCost, auditList];
+export const SCENARIOS: readonly Scenario[] = [apiList, apiDetail, telemetryRead, telemetryBucket, ingest, webhooks, webhookFloor, webhookTenants, webhookClaimCost, webhookOrigins, webhookDispatchers, eventLatency, replica, auditWriteCost, auditList];

@@ -9,7 +9,7 @@ import type { ServerProcess } from '../harness/server-process';
 import { median, nowMs, sleep } from '../harness/stats';
 import { createAccount } from '../seed/tenant';
 import type { BenchContext, Scenario } from './scenario';
-import { checkDeliveryLedger, publishEvent, webhookFeatureGate } from './webhook-fixture';
+import { checkDeliveryLedger, GRANTS_HELD, publishEvent, untilDispatchersIdle, webhookFeatureGate } from './webhook-fixture';
 
 /** Above the default cap of endpoints per account (20): an operator's WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT for a large tenant. */
 const ENDPOINTS = 100;
@@ -22,7 +22,6 @@ const PER_ACCOUNT = 64;
 const TARGET_RATIO = 1.8;
 const TARGET = `2 dispatchers ≥ ${TARGET_RATIO} × 1 dispatcher (deliveries/s), per-endpoint bound never exceeded`;
 const ROUND_TIMEOUT_MS = 120_000;
-const IDLE_TIMEOUT_MS = 30_000;
 
 /**
  * One tenant served by every dispatcher (issue 26, item 3): one account with 100 endpoints on a
@@ -74,14 +73,14 @@ export const webhookDispatchers: Scenario = {
       const events = ctx.options.quick ? 10 : 20;
       const expected = events * ENDPOINTS;
 
-      await untilNoGrants(ctx);
+      await untilDispatchersIdle(ctx, 'dispatchers-one-tenant');
       process.kill(main.pid, 'SIGSTOP');
       paused = true;
       const [first, second] = await Promise.all([startDispatcher(ctx.root, env, ctx.api), startDispatcher(ctx.root, env, ctx.api)]);
       started.push(first, second);
 
       const round = async (processes: ServerProcess[], label: string): Promise<{ rate: number; peak: number }> => {
-        await untilNoGrants(ctx);
+        await untilDispatchersIdle(ctx, 'dispatchers-one-tenant');
         // The one not in this round is paused: it holds no grant and claims nothing meanwhile.
         const idle = started.filter((p) => !processes.includes(p));
         for (const p of idle) process.kill(p.pid, 'SIGSTOP');
@@ -161,15 +160,3 @@ const FAN_OUT = `
   SELECT gen_random_uuid(), o.account_id, e.id, o.id, o.event_type, 'event', convert_to(o.envelope::text, 'UTF8'), 'pending', now()
     FROM outbox_events o JOIN webhook_endpoints e ON e.account_id = o.account_id AND e.enabled AND o.event_type = ANY(e.events)
    WHERE o.id = ANY($1::uuid[])`;
-const GRANTS_HELD = 'SELECT count(*)::int AS n FROM webhook_slot_grants';
-
-/** Waits until no dispatcher holds a slot grant (each gives them up at its first claim with nothing in hand). */
-async function untilNoGrants(ctx: BenchContext): Promise<void> {
-  const deadline = nowMs() + IDLE_TIMEOUT_MS;
-  for (;;) {
-    const [{ n }] = (await ctx.db.query(GRANTS_HELD)) as Array<{ n: number }>;
-    if (n === 0) return;
-    if (nowMs() > deadline) throw new Error(`dispatchers-one-tenant: ${n} slot grants still held after ${IDLE_TIMEOUT_MS} ms`);
-    await sleep(100);
-  }
-}

@@ -136,3 +136,21 @@ export async function checkDeliveryLedger(ctx: Pick<BenchContext, 'db' | 'log'>,
 
 /** How long the ledger may take to settle (outcome batches being written) before a difference fails the run. */
 const LEDGER_SETTLE_MS = 10_000;
+
+/** Slot grants held by every dispatcher together. */
+export const GRANTS_HELD = 'SELECT count(*)::int AS n FROM webhook_slot_grants';
+const IDLE_TIMEOUT_MS = 30_000;
+
+/**
+ * Waits until no dispatcher holds a slot grant (each gives them up at its first claim with nothing
+ * in hand): then one can be paused (SIGSTOP) without holding slots the others count against theirs.
+ */
+export async function untilDispatchersIdle(ctx: Pick<BenchContext, 'db'>, scenario: string): Promise<void> {
+  const deadline = nowMs() + IDLE_TIMEOUT_MS;
+  for (;;) {
+    const [{ n }] = (await ctx.db.query(GRANTS_HELD)) as Array<{ n: number }>;
+    if (n === 0) return;
+    if (nowMs() > deadline) throw new Error(`${scenario}: ${n} slot grants still held after ${IDLE_TIMEOUT_MS} ms`);
+    await sleep(100);
+  }
+}

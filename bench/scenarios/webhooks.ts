@@ -17,7 +17,10 @@ const PER_ENDPOINT = 4;
 /**
  * Events committed through the outbox → relay → RabbitMQ → dispatcher → signed HTTPS POSTs to 10
  * loopback endpoints answering 204, until every delivery arrived; against a bare loop of the
- * same signed POSTs with the same per-endpoint concurrency over keep-alive connections.
+ * same signed POSTs with the same per-endpoint concurrency over keep-alive connections: 40 requests
+ * in flight on both sides (the harness's dispatcher runs without a per-account cap below its
+ * concurrency, see bench/harness/app-env.ts). `webhooks-floor` measures, in the same run, what
+ * PostgreSQL must spend per delivery whatever the pipeline.
  */
 export const webhooks: Scenario = {
   name: 'webhooks',

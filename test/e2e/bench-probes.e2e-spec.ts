@@ -23,7 +23,7 @@ describe('bench scenario probes', () => {
 
   it('cover the scenarios that send statements of their own', () => {
     const probed = SCENARIOS.filter((s) => s.probe).map((s) => s.name);
-    expect(probed).toEqual(expect.arrayContaining(['tenants-claim', 'webhooks', 'audit-list', 'audit-write-cost']));
+    expect(probed).toEqual(expect.arrayContaining(['tenants-claim', 'webhooks', 'webhooks-floor', 'audit-list', 'audit-write-cost']));
   });
 
   for (const scenario of SCENARIOS.filter((s) => s.probe)) {
