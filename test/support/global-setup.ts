@@ -1,7 +1,7 @@
 // globalSetup runs outside jest's module mapper: relative imports only.
 import { Client } from 'pg';
 import { loadConfig } from '../../libs/config/src';
-import { migrateDatabase } from '../../libs/database/src';
+import { migrateDatabase } from '../../libs/database/src/data-source';
 import { createDatabase } from './database';
 import { startPgBouncer, type PgBouncer } from './pgbouncer';
 import { uniqueName } from './test-env';

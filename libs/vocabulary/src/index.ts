@@ -10,3 +10,4 @@ export * from './account-id';
 export * from './keyset';
 export * from './error-codes';
 export * from './typed-time';
+export * from './csv';

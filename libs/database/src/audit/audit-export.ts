@@ -1,4 +1,4 @@
-import type { AccountId } from '@app/vocabulary';
+import { csvCell, type AccountId } from '@app/vocabulary';
 import type { Db } from '../sql';
 import { type AuditEventFilters, type AuditEventRow, listAuditEvents } from './audit.repository';
 
@@ -7,22 +7,12 @@ export const AUDIT_CSV_HEADER = [
   'resource_type', 'resource_id', 'changes', 'prev_hash', 'hash',
 ];
 
-/**
- * One CSV cell (RFC 4180). A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first)
- * is prefixed with an apostrophe: the export is opened by people, and its text comes from callers.
- */
-export function auditCsvCell(value: string | null): string {
-  if (value === null) return '';
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function csvLine(row: AuditEventRow): string {
   return `${[
     row.occurred_at.toISOString(), String(row.seq), row.actor_type, row.actor_id, row.client_address, row.request_id, row.reason, row.action,
     row.operation, row.resource_type, row.resource_id, JSON.stringify(row.changes), row.prev_hash, row.hash,
   ]
-    .map(auditCsvCell)
+    .map(csvCell)
     .join(',')}\r\n`;
 }
 

@@ -1,11 +1,7 @@
+import { csvCell } from '@app/vocabulary';
+
 /** CSV of telemetry points (RFC 4180, CRLF line ends), built line by line. */
 export const POINTS_CSV_HEADER = ['device_id', 'serial_number', 'recorded_at', 'temperature', 'humidity', 'light', 'shock', 'battery', 'latitude', 'longitude'];
-
-const cell = (value: string | number | null): string => {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 export class CsvBuilder {
   private readonly parts: string[] = [];
@@ -15,7 +11,7 @@ export class CsvBuilder {
   }
 
   row(values: Array<string | number | null>): void {
-    this.parts.push(`${values.map(cell).join(',')}\r\n`);
+    this.parts.push(`${values.map(csvCell).join(',')}\r\n`);
   }
 
   toBuffer(): Buffer {
