@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DomainEventMessage } from '@app/events';
-import { toAccountId, type AccountId } from '@app/vocabulary';
+import type { AccountId } from '@app/vocabulary';
 import { fanOutDeliveries, recordDeliverySuccesses, type ClaimedDelivery } from '@app/webhooks/store/webhook-deliveries.repository';
 import { cpuBetween, servicesCpuSnapshot, type ServicesCpuSnapshot } from '../harness/proc-stats';
 import type { ResultRow } from '../harness/report';
@@ -36,37 +36,22 @@ export const webhookFloor: Scenario = {
   ...webhookFeatureGate(),
   // Its statements, one small round, against the current schema (test/e2e/bench-probes.e2e-spec.ts), rolled back.
   probe: async (db) => {
-    await db.transaction(async (manager) => {
-      const accountId = toAccountId(randomUUID());
-      await manager.query(`INSERT INTO accounts (id, name, kind, status) VALUES ($1, 'Bench floor probe', 'customer', 'active')`, [accountId]);
-      const endpointIds = [randomUUID(), randomUUID()];
-      for (const id of endpointIds) {
-        await manager.query(
-          `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext) VALUES ($1, $2, 'https://127.0.0.1:9/floor', '{alarm.created}', 'bench floor probe', 'unused')`,
-          [id, accountId],
-        );
-      }
-      const round = await floorRound(manager, accountId, endpointIds, 3, () => ({ n: 1 }));
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const { accountId, endpointIds } = await floorTenant(runner.manager, 2);
+      const round = await floorRound(runner.manager, accountId, endpointIds, 3, () => ({ n: 1 }));
       if (round.deliveries !== 6) throw new Error(`webhooks-floor probe: ${round.deliveries} deliveries, expected 6`);
-      throw new RolledBack();
-    }).catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
   },
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const dispatcher = ctx.dispatcher;
     if (!dispatcher) throw new Error('no dispatcher');
-    const accountId = await createAccount(ctx.db, 'Bench durable-path floor');
-    const endpointIds: string[] = [];
-    for (let i = 0; i < ENDPOINTS; i++) {
-      // Never contacted: every delivery is closed before the dispatcher runs again.
-      const id = randomUUID();
-      await ctx.db.query(
-        `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext) VALUES ($1, $2, 'https://127.0.0.1:9/floor', '{alarm.created}', 'bench floor', 'unused')`,
-        [id, accountId],
-      );
-      endpointIds.push(id);
-    }
+    const { accountId, endpointIds } = await floorTenant(ctx.db, ENDPOINTS);
     await untilDispatchersIdle(ctx, 'webhooks-floor');
     process.kill(dispatcher.pid, 'SIGSTOP');
     const rounds: FloorRound[] = [];
@@ -110,7 +95,20 @@ interface FloorRound {
   recordCpu: number;
 }
 
-class RolledBack extends Error {}
+/**
+ * An account with `endpoints` endpoints subscribed to alarm.created. Never contacted: every
+ * delivery of theirs is closed before the dispatcher runs again (the probe's are rolled back).
+ */
+async function floorTenant(db: DataSource | EntityManager, endpoints: number): Promise<{ accountId: AccountId; endpointIds: string[] }> {
+  const accountId = await createAccount(db, 'Bench durable-path floor');
+  const endpointIds = Array.from({ length: endpoints }, () => randomUUID());
+  await db.query(
+    `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret_ciphertext)
+     SELECT id, $2, 'https://127.0.0.1:9/floor', '{alarm.created}', 'bench floor', 'unused' FROM unnest($1::uuid[]) AS id`,
+    [endpointIds, accountId],
+  );
+  return { accountId, endpointIds };
+}
 
 /**
  * `events` events of `accountId` fanned out to its endpoints, then every delivery they queued

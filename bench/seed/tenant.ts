@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { CredentialsService } from '@app/domain';
 import { toAccountId, type AccountId } from '@app/vocabulary';
 
@@ -10,7 +10,7 @@ export interface BenchTenant {
 }
 
 /** An active customer account, without credentials (tenants that only receive webhooks). */
-export async function createAccount(db: DataSource, name: string): Promise<AccountId> {
+export async function createAccount(db: DataSource | EntityManager, name: string): Promise<AccountId> {
   const accountId = toAccountId(randomUUID());
   await db.query(`INSERT INTO accounts (id, name, kind, status) VALUES ($1, $2, 'customer', 'active')`, [accountId, name]);
   return accountId;

@@ -15,7 +15,8 @@ describe('csvCell', () => {
   });
 
   it('prefixes text a spreadsheet would run as a formula with an apostrophe, then quotes as needed', () => {
-    for (const formula of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(formula).startsWith("'") || csvCell(formula).startsWith(`"'`)).toBe(true);
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx'].map(csvCell)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx"]);
+    expect(csvCell('\rx')).toBe(`"'\rx"`);
     expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvCell('-5.25')).toBe("'-5.25");
   });
